@@ -1,0 +1,42 @@
+#pragma once
+// Bit-parallel end-cost kernels (Myers 1999 in Hyyrö's semi-global form), free of I/O,
+// threads and formats. A kernel turns a text into the sparse stream of end positions whose
+// cost is <= k. Values above k are never reported (they need not be exact downstream).
+#include <cstddef>
+#include <cstdint>
+
+#include "trawl/pattern_set.h"
+
+namespace trawl {
+
+// End position p (number of text characters consumed) and its cost C[p] = D(m, p).
+struct EndCost {
+  std::uint64_t pos;
+  std::int32_t cost;
+};
+
+// The DP column state of one (pattern, strand) scan: vertical deltas of the current text
+// column, one bit per pattern row, `words` words each; `score` = C at the current column.
+struct ColumnState {
+  std::uint64_t* vp;  // bit j: D(j+1, i) - D(j, i) == +1
+  std::uint64_t* vn;  // bit j: D(j+1, i) - D(j, i) == -1
+  std::int64_t score;
+};
+
+// Scans text[0, len), a text already mapped to classes (AlphabetSpec::text_class). text[0] is the character that moves the DP from end position p0 to
+// p0 + 1. Writes every (p, C[p]) with p0 < p <= p0 + len and C[p] <= k to `out` (capacity
+// >= len) in increasing p and returns how many it wrote. `state` is advanced in place, so
+// a long text can be scanned in consecutive chunks.
+using ScanFn = std::size_t (*)(const StrandProfile& profile, ColumnState& state,
+                               const std::uint8_t* text, std::size_t len, std::uint64_t p0,
+                               std::int32_t k, EndCost* out);
+
+struct KernelFns {
+  const char* name;  // "scalar", "avx2", "avx512"
+  ScanFn scan;
+};
+
+// The portable reference kernel, always available.
+const KernelFns& scalar_kernel();
+
+}  // namespace trawl

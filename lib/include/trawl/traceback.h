@@ -1,0 +1,34 @@
+#pragma once
+// Greedy traceback (SPEC §3, reference §2.6): start and CIGAR of a selected end, recomputed
+// on the band text[p - (m + k), p). Owns a reusable DP buffer: one Tracer per thread.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "trawl/hit.h"
+#include "trawl/pattern_set.h"
+
+namespace trawl {
+
+struct TraceResult {
+  std::uint64_t start;          // in the coordinates of `text` (the strand's text)
+  std::uint64_t end;            // min(p, n)
+  std::uint32_t pattern_start;
+  std::uint32_t pattern_end;
+  std::int32_t cost;            // cost of the traced alignment incl. overhang
+};
+
+class Tracer {
+ public:
+  // Traces the alignment ending at end position p (0 <= p <= n + S) of `profile.used`
+  // against `text` (class-encoded, the strand's orientation, n = text.size()). Appends its
+  // CIGAR runs, in pattern direction, to `ops`.
+  TraceResult trace(const StrandProfile& profile, std::span<const std::uint8_t> text,
+                    std::uint64_t p, const SearchOptions& options, std::vector<CigarOp>& ops);
+
+ private:
+  std::vector<std::int32_t> dp_;
+  std::vector<char> rev_ops_;
+};
+
+}  // namespace trawl

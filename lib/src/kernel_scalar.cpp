@@ -1,0 +1,89 @@
+// The scalar reference kernel: Myers' bit-vector algorithm with Hyyrö's block carries
+// (as in edlib), one 64-bit word per 64 pattern rows. The top row is free (D(0,i) = 0), so
+// the horizontal delta entering the first word is always 0.
+#include "trawl/kernel.h"
+
+namespace trawl {
+namespace {
+
+// One 64-row block: updates (pv, mv) for one text column and returns the horizontal delta
+// leaving row `out_bit`. `hin` is the delta entering from the block above (-1, 0 or +1).
+inline int advance_block(std::uint64_t& pv, std::uint64_t& mv, std::uint64_t eq, int hin,
+                         unsigned out_bit) {
+  const std::uint64_t hin_neg = hin < 0 ? 1 : 0;
+  const std::uint64_t hin_pos = hin > 0 ? 1 : 0;
+  const std::uint64_t xv = eq | mv;
+  eq |= hin_neg;  // a -1 entering from above acts like a match on the first row
+  const std::uint64_t xh = (((eq & pv) + pv) ^ pv) | eq;
+  std::uint64_t ph = mv | ~(xh | pv);
+  std::uint64_t mh = pv & xh;
+  const int hout = static_cast<int>((ph >> out_bit) & 1u) - static_cast<int>((mh >> out_bit) & 1u);
+  ph = (ph << 1) | hin_pos;
+  mh = (mh << 1) | hin_neg;
+  pv = mh | ~(xv | ph);
+  mv = ph & xv;
+  return hout;
+}
+
+std::size_t scan_one_word(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
+                          std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
+  std::uint64_t pv = st.vp[0], mv = st.vn[0];
+  std::int64_t score = st.score;
+  const unsigned out_bit = prof.m - 1;
+  const std::uint64_t* peq = prof.peq.data();
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < len; ++i) {
+    const std::uint64_t eq = peq[text[i]];
+    const std::uint64_t xv = eq | mv;
+    const std::uint64_t xh = (((eq & pv) + pv) ^ pv) | eq;
+    std::uint64_t ph = mv | ~(xh | pv);
+    std::uint64_t mh = pv & xh;
+    score += static_cast<std::int64_t>((ph >> out_bit) & 1u) -
+             static_cast<std::int64_t>((mh >> out_bit) & 1u);
+    ph <<= 1;
+    mh <<= 1;
+    pv = mh | ~(xv | ph);
+    mv = ph & xv;
+    // Branch-free append: hits are rare, so a data-dependent branch would mispredict.
+    out[count] = {p0 + i + 1, static_cast<std::int32_t>(score)};
+    count += score <= k;
+  }
+  st.vp[0] = pv;
+  st.vn[0] = mv;
+  st.score = score;
+  return count;
+}
+
+std::size_t scan_multi_word(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
+                            std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
+  const std::uint32_t words = prof.words;
+  const unsigned last_bit = (prof.m - 1) & 63;
+  std::int64_t score = st.score;
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < len; ++i) {
+    const std::uint64_t* eq = prof.peq_of(text[i]);
+    int h = 0;
+    for (std::uint32_t w = 0; w + 1 < words; ++w) h = advance_block(st.vp[w], st.vn[w], eq[w], h, 63);
+    h = advance_block(st.vp[words - 1], st.vn[words - 1], eq[words - 1], h, last_bit);
+    score += h;
+    out[count] = {p0 + i + 1, static_cast<std::int32_t>(score)};
+    count += score <= k;
+  }
+  st.score = score;
+  return count;
+}
+
+std::size_t scan_scalar(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
+                        std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
+  return prof.words == 1 ? scan_one_word(prof, st, text, len, p0, k, out)
+                         : scan_multi_word(prof, st, text, len, p0, k, out);
+}
+
+}  // namespace
+
+const KernelFns& scalar_kernel() {
+  static const KernelFns fns{"scalar", &scan_scalar};
+  return fns;
+}
+
+}  // namespace trawl
