@@ -1,0 +1,116 @@
+#include "cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+namespace trawl::app {
+namespace {
+
+constexpr const char* kExamples = R"(
+Examples:
+  trawl hits -p TATCTATCTGGCATTCAACCAGG -k 3 reads.fastq.gz
+  trawl hits -f primers.fa -k 2 --no-rc -o hits.tsv genome.fa
+  zcat reads.fq.gz | trawl hits -l barcodes.txt -k 1 --alphabet dna --best -
+  trawl hits -p hello -k 1 --alphabet ascii -i notes.fa
+)";
+
+void add_common_options(CLI::App& cmd, RunConfig& c) {
+  cmd.add_option("-p,--pattern", c.inline_patterns,
+                 "Pattern sequence (repeatable; ids 'pattern', or 'pattern1'..'patternN')");
+  cmd.add_option("-f,--pattern-fasta", c.pattern_fasta,
+                 "FASTA/FASTQ file of patterns (id = record name)");
+  cmd.add_option("-l,--pattern-list", c.pattern_list,
+                 "Text file, one pattern per line (id = line number; empty lines skipped)");
+  cmd.add_option("-k", c.search.k, "Maximum edit distance (inclusive)")->required();
+  cmd.add_option("-a,--alphabet", c.alphabet_name, "iupac, dna or ascii")
+      ->check(CLI::IsMember({"iupac", "dna", "ascii"}))
+      ->capture_default_str();
+  cmd.add_flag("-i,--ignore-case", c.search.alphabet.ignore_case,
+               "Case-insensitive ascii search (iupac and dna always ignore case)");
+  cmd.add_flag("--no-rc", c.no_rc, "Search the forward strand only");
+  cmd.add_option("--overhang", c.search.overhang,
+                 "Let the pattern hang over a text end at this cost per character (0..1)");
+  cmd.add_option("--max-n-frac", c.search.max_n_frac,
+                 "Drop hits whose text region has a larger fraction of N "
+                 "(default 0.2 for iupac, off otherwise; 1 = off)");
+  cmd.add_flag("--all-ends", c.all_ends, "Report every end position with cost <= k");
+  cmd.add_flag("--best", c.best,
+               "Only the lowest-cost hit per (record, pattern, strand)");
+  cmd.add_flag("--full-header", c.full_header,
+               "text_id is the whole header line, not the name up to the first space");
+  cmd.add_flag("--paired", c.paired, "Search pattern i only in record i");
+  cmd.add_option("-o,--output", c.output, "Output file ('-' = stdout)")->capture_default_str();
+  cmd.add_option("--format", c.format, "Output format (default: from the -o name, else tsv)")
+      ->check(CLI::IsMember({"tsv"}));
+  cmd.add_option("-t,--threads", c.threads, "Worker threads (default: all cores)")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--batch-bases", c.batch_bases, "Residues per work batch")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_flag("-q,--quiet", c.quiet, "Log errors only");
+  cmd.add_flag("-v,--verbose", c.verbose, "Log debug messages");
+  cmd.add_option("inputs", c.inputs, "FASTA/FASTQ files, plain/gzip/BGZF ('-' or none = stdin)");
+}
+
+}  // namespace
+
+std::optional<int> parse_command_line(int argc, char** argv, RunConfig& c) {
+  CLI::App app{"trawl: find every approximate occurrence (up to k edits) of short patterns in "
+               "FASTA/FASTQ records"};
+  app.set_version_flag("--version", TRAWL_VERSION, "Print the version and exit");
+  app.require_subcommand(1);
+  app.footer(kExamples);
+
+  CLI::App* hits = app.add_subcommand("hits", "One row per hit");
+  add_common_options(*hits, c);
+  hits->add_flag("--sam", c.columns.sam, "'-' rows: match_region and cigar in text direction");
+  hits->add_flag("--no-region", c.no_region, "Drop the match_region column");
+  hits->add_flag("--no-cigar", c.no_cigar, "Drop the cigar column");
+  hits->add_option("--columns", c.extra_columns,
+                   "Extra columns: pattern_start, pattern_end, pat_idx, text_idx")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"pattern_start", "pattern_end", "pat_idx", "text_idx"}));
+  hits->footer(kExamples);
+
+  for (int i = 0; i < argc; ++i) {
+    if (i) c.command_line += ' ';
+    c.command_line += argv[i];
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    std::cout << TRAWL_VERSION << '\n';
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "trawl: error: " << e.what() << "\nRun with --help for usage.\n";
+    return 2;
+  }
+
+  if (hits->parsed()) c.command = Command::hits;
+  c.max_n_frac_given = hits->count("--max-n-frac") > 0;
+  c.search.alphabet.alphabet = *parse_alphabet(c.alphabet_name);
+  c.search.both_strands = !c.no_rc;
+  c.columns.region = !c.no_region;
+  c.columns.cigar = !c.no_cigar;
+  for (const std::string& name : c.extra_columns) {
+    if (name == "pattern_start") c.columns.extra.push_back(ExtraColumn::pattern_start);
+    if (name == "pattern_end") c.columns.extra.push_back(ExtraColumn::pattern_end);
+    if (name == "pat_idx") c.columns.extra.push_back(ExtraColumn::pat_idx);
+    if (name == "text_idx") c.columns.extra.push_back(ExtraColumn::text_idx);
+  }
+  if (c.all_ends && c.best) {
+    std::cerr << "trawl: error: --all-ends and --best cannot be combined\n";
+    return 2;
+  }
+  c.search.selection = c.best       ? Selection::best
+                       : c.all_ends ? Selection::all_ends
+                                    : Selection::local_minima;
+  return std::nullopt;
+}
+
+}  // namespace trawl::app

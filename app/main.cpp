@@ -1,0 +1,174 @@
+// trawl's entry point: wiring, logging and the mapping of errors to exit codes (SPEC §8):
+// 0 finished, 1 runtime failure, 2 usage error; a closed downstream pipe ends quietly with 0.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "cli.h"
+#include "trawl/errors.h"
+#include "trawl/output_file.h"
+#include "trawl/pipeline.h"
+#include "trawl/reader.h"
+
+namespace trawl::app {
+namespace {
+
+// The temporary output file, removed by the signal handler (no allocation allowed there).
+char g_temp_path[4096];
+
+extern "C" void on_fatal_signal(int sig) {
+  if (g_temp_path[0]) ::unlink(g_temp_path);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void install_signal_handlers() {
+  // A closed pipe must surface as EPIPE from write(), not kill us (SPEC §8).
+  std::signal(SIGPIPE, SIG_IGN);
+  struct sigaction sa {};
+  sa.sa_handler = on_fatal_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);
+}
+
+std::vector<Pattern> load_patterns(const RunConfig& c) {
+  const int sources = !c.inline_patterns.empty() + !c.pattern_fasta.empty() +
+                      !c.pattern_list.empty();
+  if (sources == 0) throw UsageError("no patterns: give -p SEQ, -f FILE or -l FILE");
+  if (sources > 1) throw UsageError("give patterns with only one of -p, -f and -l");
+  std::vector<Pattern> patterns;
+  if (!c.inline_patterns.empty()) {
+    const bool numbered = c.inline_patterns.size() > 1;
+    for (std::size_t i = 0; i < c.inline_patterns.size(); ++i)
+      patterns.push_back({numbered ? "pattern" + std::to_string(i + 1) : "pattern",
+                          c.inline_patterns[i]});
+  } else if (!c.pattern_fasta.empty()) {
+    for (auto& rec : read_all_records(c.pattern_fasta, c.full_header))
+      patterns.push_back({std::move(rec.name), std::move(rec.seq)});
+  } else {
+    std::ifstream in(c.pattern_list, std::ios::binary);
+    if (!in) throw InputError(c.pattern_list + ": cannot open: " + std::strerror(errno));
+    std::string line;
+    for (std::uint64_t line_no = 1; std::getline(in, line); ++line_no) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (!line.empty()) patterns.push_back({std::to_string(line_no), line});
+    }
+    if (in.bad()) throw InputError(c.pattern_list + ": read error");
+  }
+  if (patterns.empty()) {
+    const std::string& file = c.pattern_fasta.empty() ? c.pattern_list : c.pattern_fasta;
+    throw UsageError(file + ": no patterns found");
+  }
+  return patterns;
+}
+
+void setup_logging(const RunConfig& c) {
+  auto logger = spdlog::stderr_color_mt("trawl");
+  logger->set_pattern("[%n] %^%l%$: %v");
+  logger->set_level(c.quiet ? spdlog::level::err
+                    : c.verbose ? spdlog::level::debug
+                                : spdlog::level::info);
+  spdlog::set_default_logger(logger);
+}
+
+int run(RunConfig& c) {
+  std::vector<Pattern> pattern_list = load_patterns(c);
+  SearchOptions& opt = c.search;
+  // SPEC §6: the N filter defaults to 0.2 for iupac and is off for the other alphabets.
+  if (!c.max_n_frac_given) opt.max_n_frac = opt.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
+  if (std::string err = validate(opt); !err.empty()) throw UsageError(err);
+  if (opt.alphabet.alphabet == Alphabet::ascii && !opt.both_strands) {
+    // nothing to say: ascii is forward-only anyway
+  }
+  PatternSet patterns = [&] {
+    try {
+      return PatternSet(std::move(pattern_list), opt);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }();
+  std::uint32_t min_len = UINT32_MAX;
+  for (std::size_t i = 0; i < patterns.size(); ++i)
+    min_len = std::min<std::uint32_t>(min_len, static_cast<std::uint32_t>(patterns.pattern(i).seq.size()));
+  if (static_cast<std::uint32_t>(opt.k) >= min_len)
+    spdlog::warn("k = {} is not below the shortest pattern length {}: every position matches",
+                 opt.k, min_len);
+
+  const int threads = c.threads > 0 ? c.threads
+                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const KernelFns& kernel = scalar_kernel();
+  spdlog::info("{} pattern(s), k = {}, alphabet {}{}, kernel {}, {} thread(s)", patterns.size(),
+               opt.k, alphabet_name(opt.alphabet.alphabet),
+               opt.searches_rc() ? ", both strands" : ", forward strand", kernel.name, threads);
+
+  OutputFile out(c.output);
+  if (!out.temp_path().empty())
+    std::strncpy(g_temp_path, out.temp_path().c_str(), sizeof g_temp_path - 1);
+  auto sink = make_tsv_hits_sink(out, patterns, opt.alphabet, c.columns);
+  FastxReader reader(c.inputs, ReaderOptions{c.full_header, 0});
+  PipelineOptions popt;
+  popt.threads = threads;
+  popt.batch_bases = c.batch_bases;
+  popt.paired = c.paired;
+  popt.command = c.command;
+
+  const bool show_progress = !c.quiet && ::isatty(2);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto last_report = t0;
+  auto progress = [&](const RunStats& s) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_report < std::chrono::milliseconds(500)) return;
+    last_report = now;
+    std::fprintf(stderr, "\r[trawl] %llu records, %.1f Mbp, %llu hits",
+                 static_cast<unsigned long long>(s.records), static_cast<double>(s.bases) / 1e6,
+                 static_cast<unsigned long long>(s.hits));
+  };
+  RunStats stats = run_pipeline(reader, patterns, opt, kernel, *sink, popt,
+                                show_progress ? std::function<void(const RunStats&)>(progress)
+                                              : std::function<void(const RunStats&)>());
+  out.commit();
+  g_temp_path[0] = 0;
+  if (show_progress) std::fprintf(stderr, "\r\033[K");
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  spdlog::info("done: {} records, {} bases, {} hits in {:.3f} s ({:.1f} Mbp/s, kernel {})",
+               stats.records, stats.bases, stats.hits, secs,
+               secs > 0 ? static_cast<double>(stats.bases) / secs / 1e6 : 0.0, kernel.name);
+  return 0;
+}
+
+}  // namespace
+}  // namespace trawl::app
+
+int main(int argc, char** argv) {
+  using namespace trawl;
+  app::RunConfig config;
+  if (auto code = app::parse_command_line(argc, argv, config)) return *code;
+  app::install_signal_handlers();
+  app::setup_logging(config);
+  try {
+    return app::run(config);
+  } catch (const DownstreamClosed&) {
+    return 0;
+  } catch (const UsageError& e) {
+    spdlog::error("{}", e.what());
+    return 2;
+  } catch (const InputError& e) {
+    spdlog::error("{}", e.what());
+    return 1;
+  } catch (const OutputError& e) {
+    spdlog::error("{}", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return 1;
+  }
+}

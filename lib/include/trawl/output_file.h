@@ -1,0 +1,39 @@
+#pragma once
+// The output byte stream: stdout, or a file written under a temporary name in the same
+// folder and renamed to the final name only by commit() (SPEC §8), so a failed or
+// interrupted run never leaves a truncated file under the final name.
+#include <string>
+#include <vector>
+
+#include "trawl/byte_sink.h"
+
+namespace trawl {
+
+class OutputFile : public ByteSink {
+ public:
+  // "-" or "" = stdout. Throws OutputError if the temporary file cannot be created.
+  explicit OutputFile(const std::string& path);
+  ~OutputFile() override;  // removes the temporary file unless committed
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  // Buffered; throws OutputError on failure, DownstreamClosed on EPIPE.
+  void write(const void* data, std::size_t size) override;
+  // Flushes, closes and renames the temporary file to the final name.
+  void commit();
+
+  bool is_stdout() const { return fd_ == 1; }
+  const std::string& temp_path() const { return temp_path_; }  // empty for stdout
+
+ private:
+  void flush();
+  void raw_write(const char* data, std::size_t size);
+
+  std::string path_, temp_path_;
+  int fd_ = -1;
+  bool committed_ = false;
+  std::vector<char> buf_;
+  std::size_t used_ = 0;
+};
+
+}  // namespace trawl

@@ -1,0 +1,131 @@
+#pragma once
+// A small streaming Parquet writer for flat tables of INT32, INT64, UTF-8 string and BOOLEAN
+// columns (Debian 12 has no Arrow/parquet-cpp, so trawl writes the format itself).
+//
+// What it emits (see shared/reference/parquet-notes.md for why each field is there):
+//   - REQUIRED columns, data page v1, PLAIN encoding; string columns use a per-chunk
+//     dictionary (RLE_DICTIONARY) while it stays small and pays off, else PLAIN;
+//   - pages of about 1 MiB, one column chunk per column per row group;
+//   - chunk statistics (null_count, min_value, max_value) plus column_orders;
+//   - strings annotated with both ConvertedType UTF8 and LogicalType STRING;
+//   - UNCOMPRESSED, SNAPPY or ZSTD pages.
+// Memory is bounded by one buffered row group (row_group_rows rows or about row_group_bytes,
+// whichever comes first). The file is unreadable until close() has written the footer, so
+// callers should write to a temporary file and rename it afterwards.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "trawl/byte_sink.h"
+
+namespace trawl::parquet {
+
+enum class Compression { none, snappy, zstd };
+enum class Type { int32, int64, utf8, boolean };
+
+struct Column {
+  std::string name;
+  Type type;
+};
+
+// "zstd", "snappy", "none" (exact, lower case); nullopt otherwise.
+std::optional<Compression> parse_compression(std::string_view name);
+std::string_view compression_name(Compression compression);
+
+class Writer {
+ public:
+  // row_group_bytes bounds the buffered row group by (approximate, uncompressed) size as well,
+  // so rows with long strings cannot make memory grow with row_group_rows. created_by is
+  // written to FileMetaData.created_by, e.g. "trawl version 0.1.0".
+  Writer(ByteSink& out, std::vector<Column> schema, Compression compression,
+         std::vector<std::pair<std::string, std::string>> key_value_metadata,
+         std::size_t row_group_rows = 1 << 20, std::size_t row_group_bytes = 128 << 20,
+         std::string created_by = "trawl");
+  ~Writer();
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  // Values of the current row, column by column; each column gets exactly one value per row
+  // and the call must match the column's type (else std::runtime_error). Strings must be
+  // valid UTF-8.
+  void append_int32(std::size_t col, std::int32_t v);
+  void append_int64(std::size_t col, std::int64_t v);
+  void append_string(std::size_t col, std::string_view v);
+  void append_bool(std::size_t col, bool v);
+
+  // Ends one row; writes a row group once row_group_rows rows (or row_group_bytes) are buffered.
+  void end_row();
+
+  // Writes the last row group and the footer. A file with zero rows is valid. No calls are
+  // allowed afterwards. Not calling close() leaves an incomplete (unreadable) file.
+  void close();
+
+  std::uint64_t rows_written() const;   // rows passed to end_row() so far
+  std::uint64_t bytes_written() const;  // bytes handed to the sink so far
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Building blocks, exposed for unit tests.
+namespace detail {
+
+using Bytes = std::vector<std::uint8_t>;
+
+inline std::uint64_t zigzag(std::int64_t n) {
+  return (static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63);
+}
+void put_uvarint(Bytes& out, std::uint64_t v);  // ULEB128
+void put_u32le(Bytes& out, std::uint32_t v);
+
+// Smallest bit width that holds max_value (0 for 0).
+int bit_width(std::uint32_t max_value);
+
+// RLE / bit-packed hybrid encoding of n values of bit_width bits (Parquet Encodings.md), with
+// no length prefix. Runs of >= 8 equal values become RLE runs, the rest bit-packed groups.
+void rle_hybrid_encode(Bytes& out, const std::uint32_t* values, std::size_t n, int bit_width);
+
+bool is_valid_utf8(std::string_view s);
+
+// The write-only subset of the Thrift compact protocol that Parquet metadata needs. Fields must
+// be written in increasing id order within a struct (keeps every field header at one byte).
+class ThriftWriter {
+ public:
+  enum : std::uint8_t {
+    kTrue = 1, kFalse = 2, kI8 = 3, kI16 = 4, kI32 = 5, kI64 = 6, kDouble = 7,
+    kBinary = 8, kList = 9, kSet = 10, kMap = 11, kStruct = 12
+  };
+  explicit ThriftWriter(Bytes& out) : out_(out) {}
+
+  void field_i32(std::int16_t id, std::int32_t v);
+  void field_i64(std::int16_t id, std::int64_t v);
+  void field_bool(std::int16_t id, bool v);
+  void field_binary(std::int16_t id, std::string_view v);
+  void begin_struct(std::int16_t id);  // a struct-valued field; close with end_struct()
+  void begin_list(std::int16_t id, std::uint8_t elem_type, std::size_t size);
+
+  // List elements (no field headers).
+  void elem_i32(std::int32_t v);
+  void elem_binary(std::string_view v);
+  void begin_elem_struct();  // a struct element; close with end_struct()
+
+  // Writes the stop byte of the innermost open struct (or of the top-level struct).
+  void end_struct();
+
+ private:
+  void field_header(std::int16_t id, std::uint8_t type);
+  void push();
+
+  Bytes& out_;
+  std::int16_t last_id_ = 0;
+  std::vector<std::int16_t> stack_;  // last_id_ of each enclosing struct
+};
+
+}  // namespace detail
+}  // namespace trawl::parquet

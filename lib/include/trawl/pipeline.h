@@ -1,0 +1,39 @@
+#pragma once
+// The run: a oneTBB pipeline (the only code that includes TBB). A serial in-order reader
+// stage fills batches of about `batch_bases` residues, a parallel stage searches them with
+// one Searcher per thread and formats their output, and a serial in-order stage hands them
+// to the sink. Output order is therefore independent of the thread count.
+#include <cstdint>
+#include <functional>
+
+#include "trawl/kernel.h"
+#include "trawl/pattern_set.h"
+#include "trawl/reader.h"
+#include "trawl/results.h"
+#include "trawl/search_options.h"
+#include "trawl/sinks.h"
+
+namespace trawl {
+
+struct PipelineOptions {
+  int threads = 1;                    // worker threads (>= 1)
+  std::uint64_t batch_bases = 1 << 20;  // residues per batch (whole records)
+  bool paired = false;                // pattern i is searched only in record i
+  Command command = Command::hits;
+};
+
+struct RunStats {
+  std::uint64_t records = 0;
+  std::uint64_t bases = 0;
+  std::uint64_t hits = 0;  // reported hits (rows of `hits`)
+};
+
+// Runs the whole search. Exceptions from any stage (InputError, OutputError,
+// DownstreamClosed) stop the pipeline and propagate. `progress` (optional) is called from
+// the serial output stage after every batch.
+RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
+                      const SearchOptions& options, const KernelFns& kernel, ResultSink& sink,
+                      const PipelineOptions& pipeline,
+                      const std::function<void(const RunStats&)>& progress = {});
+
+}  // namespace trawl

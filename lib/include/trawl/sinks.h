@@ -1,0 +1,42 @@
+#pragma once
+// Result sinks: turn batch results into output rows (TSV now; Parquet plugs in the same
+// way). format() runs on worker threads, concurrently for different batches; write() and
+// close() run on one thread, in input order.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trawl/byte_sink.h"
+#include "trawl/pattern_set.h"
+#include "trawl/record_batch.h"
+#include "trawl/results.h"
+
+namespace trawl {
+
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  // Thread safe: encodes one batch's results into `out` (cleared by the caller).
+  virtual void format(const RecordBatch& batch, const BatchResults& results,
+                      std::string& out) const = 0;
+  // Serial, in input order.
+  virtual void write(const RecordBatch& batch, const BatchResults& results,
+                     const std::string& formatted) = 0;
+  // After the last batch: flush everything (not the commit/rename of the file).
+  virtual void close() = 0;
+};
+
+enum class ExtraColumn : std::uint8_t { pattern_start, pattern_end, pat_idx, text_idx };
+
+struct HitColumns {
+  bool region = true;  // match_region
+  bool cigar = true;
+  bool sam = false;    // '-' rows: region and CIGAR in text direction
+  std::vector<ExtraColumn> extra;  // appended after the standard columns, in this order
+};
+
+// `hits` TSV with the Sassy header: pat_id text_id cost strand start end match_region cigar.
+std::unique_ptr<ResultSink> make_tsv_hits_sink(ByteSink& out, const PatternSet& patterns,
+                                               const AlphabetSpec& alphabet, HitColumns columns);
+
+}  // namespace trawl

@@ -1,0 +1,87 @@
+#include "trawl/output_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "trawl/errors.h"
+
+namespace trawl {
+namespace {
+constexpr std::size_t kBufferSize = 1 << 20;
+}
+
+OutputFile::OutputFile(const std::string& path) : path_(path) {
+  buf_.resize(kBufferSize);
+  if (path.empty() || path == "-") {
+    fd_ = 1;
+    return;
+  }
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  temp_path_ = dir + "." + base + ".trawl-tmp." + std::to_string(::getpid());
+  fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd_ < 0) {
+    const int err = errno;
+    temp_path_.clear();
+    throw OutputError(path + ": cannot create output file: " + std::strerror(err));
+  }
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ > 1) ::close(fd_);
+  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+}
+
+void OutputFile::raw_write(const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd_, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EPIPE && is_stdout()) throw DownstreamClosed();
+      throw OutputError((is_stdout() ? std::string("stdout") : path_) +
+                        ": write failed: " + std::strerror(errno));
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+void OutputFile::flush() {
+  raw_write(buf_.data(), used_);
+  used_ = 0;
+}
+
+void OutputFile::write(const void* data, std::size_t size) {
+  if (used_ + size > buf_.size()) {
+    flush();
+    if (size >= buf_.size()) {
+      raw_write(static_cast<const char*>(data), size);
+      return;
+    }
+  }
+  std::memcpy(buf_.data() + used_, data, size);
+  used_ += size;
+}
+
+void OutputFile::commit() {
+  flush();
+  if (is_stdout()) {
+    committed_ = true;
+    return;
+  }
+  // close() can report a deferred write error (NFS, full disk); check it before renaming.
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0)
+    throw OutputError(path_ + ": write failed on close: " + std::strerror(errno));
+  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0)
+    throw OutputError(path_ + ": cannot rename temporary file: " + std::strerror(errno));
+  committed_ = true;
+}
+
+}  // namespace trawl

@@ -1,0 +1,208 @@
+#include "trawl/reader.h"
+
+#include <htslib/bgzf.h>
+
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trawl/errors.h"
+
+namespace trawl {
+
+// One open input: a buffered line source over BGZF plus the FASTA/FASTQ record grammar.
+class FastxReader::File {
+ public:
+  File(const std::string& path, const ReaderOptions& options)
+      : display_(path == "-" ? "<stdin>" : path), options_(options) {
+    if (path != "-") {
+      struct stat st {};
+      if (stat(path.c_str(), &st) != 0)
+        throw InputError(display_ + ": cannot open: " + std::strerror(errno));
+      if (S_ISDIR(st.st_mode)) throw InputError(display_ + ": is a directory");
+    }
+    fp_ = bgzf_open(path.c_str(), "r");
+    if (!fp_) throw InputError(display_ + ": cannot open: " + std::strerror(errno ? errno : EIO));
+    if (options.decompress_threads > 0 && fp_->is_compressed)
+      bgzf_mt(fp_, options.decompress_threads, 64);
+    buf_.resize(1 << 20);
+  }
+  ~File() {
+    if (fp_) bgzf_close(fp_);
+  }
+
+  // Reads one record into the batch arena. Returns false at the end of the file.
+  bool next(RecordBatch& batch, std::uint64_t global_index) {
+    skip_blank_lines();
+    int c = peek();
+    if (c < 0) return false;
+    ++record_;
+    if (format_ == 0) {
+      if (c != '>' && c != '@')
+        fail_at_line("not FASTA or FASTQ: expected '>' or '@' at the start of a record, found " +
+                     describe(c));
+      format_ = c;
+    }
+    if (c != format_)
+      fail_at_line(std::string("expected '") + static_cast<char>(format_) +
+                   "' at the start of a record, found " + describe(c));
+    (void)global_index;
+
+    // Header line: text_id is the name up to the first whitespace unless full_header.
+    line_.clear();
+    take_line(line_);
+    std::string_view header(line_);
+    header.remove_prefix(1);
+    if (!options_.full_header) {
+      std::size_t cut = header.find_first_of(" \t\v\f\r");
+      if (cut != std::string_view::npos) header = header.substr(0, cut);
+    }
+    const std::uint64_t name_off = batch.names.size();
+    batch.names.append(header);
+    // A tab inside a full header would split the TSV row; show it as a space.
+    if (options_.full_header)
+      for (std::size_t i = name_off; i < batch.names.size(); ++i)
+        if (batch.names[i] == '\t') batch.names[i] = ' ';
+    batch.name_spans.push_back({name_off, header.size()});
+
+    const std::uint64_t seq_off = batch.seqs.size();
+    if (format_ == '>') {
+      // FASTA: sequence lines up to the next header; blank lines are skipped.
+      for (int d = peek(); d >= 0 && d != '>'; d = peek()) take_line(batch.seqs);
+    } else {
+      for (int d = peek(); d >= 0 && d != '+'; d = peek()) take_line(batch.seqs);
+      if (peek() != '+') fail_here("FASTQ record has no '+' line");
+      skip_line();
+      const std::uint64_t seq_len = batch.seqs.size() - seq_off;
+      qual_.clear();
+      while (qual_.size() < seq_len && peek() >= 0) take_line(qual_);
+      if (qual_.size() != seq_len)
+        fail_here("quality length " + std::to_string(qual_.size()) +
+                  " differs from sequence length " + std::to_string(seq_len));
+    }
+    const std::uint64_t seq_len = batch.seqs.size() - seq_off;
+    if (std::memchr(batch.seqs.data() + seq_off, 0, seq_len))
+      fail_here("NUL byte in sequence (binary input?)");
+    batch.seq_spans.push_back({seq_off, seq_len});
+    return true;
+  }
+
+ private:
+  [[noreturn]] void fail_here(const std::string& what) {
+    throw InputError(display_ + ": record " + std::to_string(record_) + " (line " +
+                     std::to_string(line_no_) + "): " + what);
+  }
+  [[noreturn]] void fail_at_line(const std::string& what) {
+    throw InputError(display_ + ": line " + std::to_string(line_no_ + 1) + ": " + what);
+  }
+  static std::string describe(int c) {
+    if (c >= 0x21 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
+    return "byte " + std::to_string(c);
+  }
+
+  bool refill() {
+    if (eof_) return false;
+    const ssize_t got = bgzf_read(fp_, buf_.data(), buf_.size());
+    if (got < 0)
+      throw InputError(display_ + ": read error after record " + std::to_string(record_) +
+                       ": corrupt or truncated compressed data");
+    pos_ = 0;
+    end_ = static_cast<std::size_t>(got);
+    if (got == 0) eof_ = true;
+    return got > 0;
+  }
+  int peek() {
+    if (pos_ == end_ && !refill()) return -1;
+    return static_cast<unsigned char>(buf_[pos_]);
+  }
+  // Appends the rest of the current line (no '\n', no trailing '\r') to `dst`.
+  void take_line(std::string& dst) {
+    const std::size_t start_len = dst.size();
+    for (;;) {
+      if (pos_ == end_ && !refill()) break;
+      const char* begin = buf_.data() + pos_;
+      const void* nl = std::memchr(begin, '\n', end_ - pos_);
+      if (nl) {
+        const std::size_t len = static_cast<const char*>(nl) - begin;
+        dst.append(begin, len);
+        pos_ += len + 1;
+        break;
+      }
+      dst.append(begin, end_ - pos_);
+      pos_ = end_;
+    }
+    ++line_no_;
+    if (dst.size() > start_len && dst.back() == '\r') dst.pop_back();
+  }
+  void skip_line() {
+    scratch_.clear();
+    take_line(scratch_);
+  }
+  void skip_blank_lines() {
+    for (int c = peek(); c == '\n' || c == '\r'; c = peek()) skip_line();
+  }
+
+  std::string display_;
+  ReaderOptions options_;
+  BGZF* fp_ = nullptr;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0, end_ = 0;
+  bool eof_ = false;
+  int format_ = 0;  // '>' FASTA, '@' FASTQ, 0 not yet known
+  std::uint64_t record_ = 0, line_no_ = 0;
+  std::string line_, qual_, scratch_;
+};
+
+FastxReader::FastxReader(std::vector<std::string> paths, ReaderOptions options)
+    : paths_(std::move(paths)), options_(options) {
+  if (paths_.empty()) paths_.push_back("-");
+  // Fail before any output is produced if an input cannot be opened at all.
+  for (auto& p : paths_) {
+    if (p.empty()) p = "-";
+    if (p == "-") continue;
+    struct stat st {};
+    if (stat(p.c_str(), &st) != 0) throw InputError(p + ": cannot open: " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw InputError(p + ": is a directory");
+    if (access(p.c_str(), R_OK) != 0) throw InputError(p + ": cannot read: " + std::strerror(errno));
+  }
+}
+
+FastxReader::~FastxReader() = default;
+
+bool FastxReader::open_next_file() {
+  file_.reset();
+  if (next_path_ >= paths_.size()) return false;
+  file_ = std::make_unique<File>(paths_[next_path_++], options_);
+  return true;
+}
+
+bool FastxReader::next(RecordBatch& batch) {
+  for (;;) {
+    if (!file_ && !open_next_file()) return false;
+    if (file_->next(batch, records_)) {
+      ++records_;
+      return true;
+    }
+    file_.reset();
+  }
+}
+
+bool FastxReader::fill(RecordBatch& batch, std::uint64_t target_bases) {
+  bool added = false;
+  while (batch.bases() < target_bases && next(batch)) added = true;
+  return added;
+}
+
+std::vector<FastxRecord> read_all_records(const std::string& path, bool full_header) {
+  FastxReader reader({path}, ReaderOptions{full_header, 0});
+  RecordBatch batch;
+  std::vector<FastxRecord> out;
+  while (reader.next(batch)) {
+    out.push_back({std::string(batch.name(0)), std::string(batch.seq(0))});
+    batch.clear();
+  }
+  return out;
+}
+
+}  // namespace trawl
