@@ -16,8 +16,10 @@ Examples:
 )";
 
 void add_common_options(CLI::App& cmd, RunConfig& c) {
+  // allow_extra_args(false): each -p takes one value, so `-p SEQ file.fa` leaves the file.
   cmd.add_option("-p,--pattern", c.inline_patterns,
-                 "Pattern sequence (repeatable; ids 'pattern', or 'pattern1'..'patternN')");
+                 "Pattern sequence (repeatable; ids 'pattern', or 'pattern1'..'patternN')")
+      ->allow_extra_args(false);
   cmd.add_option("-f,--pattern-fasta", c.pattern_fasta,
                  "FASTA/FASTQ file of patterns (id = record name)");
   cmd.add_option("-l,--pattern-list", c.pattern_list,
@@ -70,6 +72,7 @@ std::optional<int> parse_command_line(int argc, char** argv, RunConfig& c) {
   hits->add_option("--columns", c.extra_columns,
                    "Extra columns: pattern_start, pattern_end, pat_idx, text_idx")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->check(CLI::IsMember({"pattern_start", "pattern_end", "pat_idx", "text_idx"}));
   hits->footer(kExamples);
 

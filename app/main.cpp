@@ -86,9 +86,6 @@ int run(RunConfig& c) {
   // SPEC §6: the N filter defaults to 0.2 for iupac and is off for the other alphabets.
   if (!c.max_n_frac_given) opt.max_n_frac = opt.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
   if (std::string err = validate(opt); !err.empty()) throw UsageError(err);
-  if (opt.alphabet.alphabet == Alphabet::ascii && !opt.both_strands) {
-    // nothing to say: ascii is forward-only anyway
-  }
   PatternSet patterns = [&] {
     try {
       return PatternSet(std::move(pattern_list), opt);
@@ -110,11 +107,12 @@ int run(RunConfig& c) {
                opt.k, alphabet_name(opt.alphabet.alphabet),
                opt.searches_rc() ? ", both strands" : ", forward strand", kernel.name, threads);
 
+  // The reader first: a missing input fails before any output file is created.
+  FastxReader reader(c.inputs, ReaderOptions{c.full_header, 0});
   OutputFile out(c.output);
   if (!out.temp_path().empty())
     std::strncpy(g_temp_path, out.temp_path().c_str(), sizeof g_temp_path - 1);
   auto sink = make_tsv_hits_sink(out, patterns, opt.alphabet, c.columns);
-  FastxReader reader(c.inputs, ReaderOptions{c.full_header, 0});
   PipelineOptions popt;
   popt.threads = threads;
   popt.batch_bases = c.batch_bases;
