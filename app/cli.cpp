@@ -13,6 +13,8 @@ Examples:
   trawl hits -f primers.fa -k 2 --no-rc -o hits.tsv genome.fa
   zcat reads.fq.gz | trawl hits -l barcodes.txt -k 1 --alphabet dna --best -
   trawl hits -p hello -k 1 --alphabet ascii -i notes.fa
+  trawl count -l guides.txt -k 1 --by pattern reads.fq.gz
+  trawl contains -f adapters.fa -k 2 reads.fq.gz
 )";
 
 void add_common_options(CLI::App& cmd, RunConfig& c) {
@@ -76,6 +78,23 @@ std::optional<int> parse_command_line(int argc, char** argv, RunConfig& c) {
       ->check(CLI::IsMember({"pattern_start", "pattern_end", "pat_idx", "text_idx"}));
   hits->footer(kExamples);
 
+  CLI::App* count = app.add_subcommand(
+      "count", "One row per (pattern, record) with hits: the number of rows `hits` would print");
+  add_common_options(*count, c);
+  count->add_flag("--zeros", c.shape.zeros, "Also print pairs with 0 hits");
+  count->add_option("--by", c.count_by,
+                    "pair (default): per (pattern, record); pattern: one row per pattern "
+                    "with its hit count and number of records hit")
+      ->check(CLI::IsMember({"pair", "pattern"}));
+  count->footer(kExamples);
+
+  CLI::App* contains = app.add_subcommand(
+      "contains", "One row per record: whether any pattern hits it");
+  add_common_options(*contains, c);
+  contains->add_flag("--by-pattern", c.shape.per_pair,
+                     "One row per (pattern, record) for every pair");
+  contains->footer(kExamples);
+
   for (int i = 0; i < argc; ++i) {
     if (i) c.command_line += ' ';
     c.command_line += argv[i];
@@ -94,8 +113,16 @@ std::optional<int> parse_command_line(int argc, char** argv, RunConfig& c) {
     return 2;
   }
 
-  if (hits->parsed()) c.command = Command::hits;
-  c.max_n_frac_given = hits->count("--max-n-frac") > 0;
+  CLI::App* chosen = hits->parsed() ? hits : count->parsed() ? count : contains;
+  c.shape.command = hits->parsed()    ? Command::hits
+                    : count->parsed() ? Command::count
+                                      : Command::contains;
+  c.shape.per_pattern_totals = c.count_by == "pattern";
+  if (c.shape.per_pattern_totals && c.shape.zeros) {
+    std::cerr << "trawl: error: --zeros and --by pattern cannot be combined\n";
+    return 2;
+  }
+  c.max_n_frac_given = chosen->count("--max-n-frac") > 0;
   c.search.alphabet.alphabet = *parse_alphabet(c.alphabet_name);
   c.search.both_strands = !c.no_rc;
   c.columns.region = !c.no_region;

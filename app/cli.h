@@ -12,7 +12,8 @@
 namespace trawl::app {
 
 struct RunConfig {
-  Command command = Command::hits;
+  ResultShape shape;  // command and its row shape
+  std::string count_by = "pair";  // count --by pair|pattern
   // Pattern sources: exactly one kind.
   std::vector<std::string> inline_patterns;  // -p
   std::string pattern_fasta;                 // -f

@@ -112,12 +112,17 @@ int run(RunConfig& c) {
   OutputFile out(c.output);
   if (!out.temp_path().empty())
     std::strncpy(g_temp_path, out.temp_path().c_str(), sizeof g_temp_path - 1);
-  auto sink = make_tsv_hits_sink(out, patterns, opt.alphabet, c.columns);
+  std::unique_ptr<ResultSink> sink;
+  switch (c.shape.command) {
+    case Command::hits: sink = make_tsv_hits_sink(out, patterns, opt.alphabet, c.columns); break;
+    case Command::count: sink = make_tsv_count_sink(out, patterns, c.shape); break;
+    case Command::contains: sink = make_tsv_contains_sink(out, patterns, c.shape); break;
+  }
   PipelineOptions popt;
   popt.threads = threads;
   popt.batch_bases = c.batch_bases;
   popt.paired = c.paired;
-  popt.command = c.command;
+  popt.shape = c.shape;
 
   const bool show_progress = !c.quiet && ::isatty(2);
   const auto t0 = std::chrono::steady_clock::now();
@@ -137,8 +142,10 @@ int run(RunConfig& c) {
   g_temp_path[0] = 0;
   if (show_progress) std::fprintf(stderr, "\r\033[K");
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  spdlog::info("done: {} records, {} bases, {} hits in {:.3f} s ({:.1f} Mbp/s, kernel {})",
-               stats.records, stats.bases, stats.hits, secs,
+  static const char* what[] = {"hits", "hits", "with hits"};
+  spdlog::info("done: {} records, {} bases, {} {} in {:.3f} s ({:.1f} Mbp/s, kernel {})",
+               stats.records, stats.bases, stats.hits,
+               what[static_cast<int>(c.shape.command)], secs,
                secs > 0 ? static_cast<double>(stats.bases) / secs / 1e6 : 0.0, kernel.name);
   return 0;
 }

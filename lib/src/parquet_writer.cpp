@@ -33,6 +33,9 @@ constexpr std::int32_t kRequired = 0;
 constexpr std::size_t kPageBytes = 1 << 20;
 // A dictionary larger than this rarely pays off and would make one page huge; fall back to PLAIN.
 constexpr std::size_t kMaxDictionaryBytes = 1 << 20;
+// After this many values, a dictionary holding more than 3/4 distinct values is dropped early:
+// hashing every value of a high-cardinality column (match_region) only costs time.
+constexpr std::size_t kDictionaryProbeValues = 1024;
 // Longer string bounds are left out of the statistics rather than truncated (notes §3.8): they
 // bloat the footer and nobody prunes on a 100 kbp match_region.
 constexpr std::size_t kMaxStatBytes = 128;
@@ -161,6 +164,9 @@ struct ColumnState {
   detail::Bytes plain;              // utf8 values PLAIN-encoded, when not dictionary-encoded
   std::uint64_t string_bytes = 0;   // sum of utf8 value lengths
   bool use_dictionary = false;
+  // Set once a dictionary did not pay off: trawl's columns keep their character through a file,
+  // so later chunks of that column go straight to PLAIN instead of hashing every value again.
+  bool dictionary_disabled = false;
   Dictionary dictionary;
 };
 
@@ -507,6 +513,7 @@ struct Writer::Impl {
   // Turns the dictionary-encoded values back into PLAIN (when the dictionary grew too large or
   // does not pay off); happens at most once per chunk.
   static void drop_dictionary(ColumnState& c) {
+    c.dictionary_disabled = true;
     c.plain.clear();
     for (const std::uint32_t index : c.dictionary.indices) {
       const std::string_view v = c.dictionary.entry(index);
@@ -610,7 +617,7 @@ struct Writer::Impl {
     c.plain.clear();
     c.string_bytes = 0;
     c.dictionary.clear();
-    c.use_dictionary = c.column.type == Type::utf8;
+    c.use_dictionary = c.column.type == Type::utf8 && !c.dictionary_disabled;
   }
 
   // Writes the buffered rows as one row group and records its metadata for the footer.
@@ -788,8 +795,11 @@ void Writer::append_string(std::size_t col, std::string_view v) {
     fail("column '" + c.column.name + "', row " + std::to_string(impl_->total_rows) +
          ": value is not valid UTF-8");
   if (c.use_dictionary) {
-    c.dictionary.add_value(v);
-    if (c.dictionary.data.size() > kMaxDictionaryBytes) Impl::drop_dictionary(c);
+    Dictionary& d = c.dictionary;
+    d.add_value(v);
+    if (d.data.size() > kMaxDictionaryBytes ||
+        (d.indices.size() == kDictionaryProbeValues && d.size() * 4 > kDictionaryProbeValues * 3))
+      Impl::drop_dictionary(c);
   } else {
     detail::put_u32le(c.plain, static_cast<std::uint32_t>(v.size()));
     append(c.plain, v);

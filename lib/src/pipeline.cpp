@@ -23,21 +23,54 @@ struct Batch {
   std::string formatted;
 };
 
+// Runs the work the command needs on every (pattern, record) pair of the batch: full hits,
+// counts without traceback, or contains with an early stop.
 void search_batch(Searcher& searcher, const PatternSet& patterns, const PipelineOptions& opt,
                   Batch& b) {
   b.results.clear();
   const RecordBatch& rb = b.records;
+  const ResultShape& shape = opt.shape;
+  const auto npat = static_cast<std::uint32_t>(patterns.size());
   for (std::size_t r = 0; r < rb.size(); ++r) {
     const std::uint64_t text_idx = rb.first_record + r;
+    // --paired: only pattern i in record i. A surplus record has no pattern; the count
+    // mismatch is reported after the run.
+    std::uint32_t first = 0, last = npat;
     if (opt.paired) {
-      // A surplus record has no pattern; the count mismatch is reported after the run.
-      if (text_idx < patterns.size())
-        searcher.search_pattern(static_cast<std::uint32_t>(text_idx), text_idx, rb.seq(r),
-                                b.results.hits);
-    } else {
-      searcher.search_record(text_idx, rb.seq(r), b.results.hits);
+      first = text_idx < npat ? static_cast<std::uint32_t>(text_idx) : npat;
+      last = text_idx < npat ? first + 1 : npat;
+    }
+    searcher.set_text(rb.seq(r));
+    switch (shape.command) {
+      case Command::hits:
+        for (std::uint32_t pi = first; pi < last; ++pi) searcher.find_hits(pi, text_idx, b.results.hits);
+        break;
+      case Command::count:
+        for (std::uint32_t pi = first; pi < last; ++pi) {
+          const std::uint32_t c = searcher.count_hits(pi);
+          if (c > 0 || shape.zeros) b.results.pair_counts.push_back({text_idx, pi, c});
+        }
+        break;
+      case Command::contains:
+        if (shape.per_pair) {
+          for (std::uint32_t pi = first; pi < last; ++pi)
+            b.results.pair_counts.push_back({text_idx, pi, searcher.has_hit(pi) ? 1u : 0u});
+        } else {
+          bool any = false;
+          for (std::uint32_t pi = first; pi < last && !any; ++pi) any = searcher.has_hit(pi);
+          b.results.contains.push_back(any ? 1 : 0);
+        }
+        break;
     }
   }
+}
+
+std::uint64_t hits_in(const BatchResults& r, Command command) {
+  std::uint64_t total = r.hits.hits.size();
+  for (const PairCount& pc : r.pair_counts) total += pc.count;
+  if (command == Command::contains)
+    for (std::uint8_t f : r.contains) total += f;
+  return total;
 }
 
 }  // namespace
@@ -99,7 +132,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
                 sink.write(b->records, b->results, b->formatted);
                 stats.records += b->records.size();
                 stats.bases += b->records.bases();
-                stats.hits += b->results.hits.hits.size();
+                stats.hits += hits_in(b->results, opt.shape.command);
                 free_batches.push(b);
                 if (progress) progress(stats);
               }));

@@ -19,13 +19,13 @@ struct PipelineOptions {
   int threads = 1;                    // worker threads (>= 1)
   std::uint64_t batch_bases = 1 << 20;  // residues per batch (whole records)
   bool paired = false;                // pattern i is searched only in record i
-  Command command = Command::hits;
+  ResultShape shape;
 };
 
 struct RunStats {
   std::uint64_t records = 0;
   std::uint64_t bases = 0;
-  std::uint64_t hits = 0;  // reported hits (rows of `hits`)
+  std::uint64_t hits = 0;  // hits found (for contains: records or pairs with a hit)
 };
 
 // Runs the whole search. Exceptions from any stage (InputError, OutputError,

@@ -10,6 +10,14 @@ namespace trawl {
 
 enum class Command : std::uint8_t { hits, count, contains };
 
+// Which rows a command produces (SPEC §7).
+struct ResultShape {
+  Command command = Command::hits;
+  bool zeros = false;               // count: also pairs with 0 hits
+  bool per_pattern_totals = false;  // count --by pattern: one row per pattern
+  bool per_pair = false;            // contains --by-pattern: one row per (pattern, record)
+};
+
 // Number of reported hits of one (pattern, record) pair.
 struct PairCount {
   std::uint64_t text_idx;

@@ -26,12 +26,29 @@ class Searcher {
   void search_pattern(std::uint32_t pattern_idx, std::uint64_t text_idx, std::string_view text,
                       HitList& out);
 
+  // Tiered access for count/contains: set_text() once per record, then any of these per
+  // pattern. The text must outlive the calls.
+  void set_text(std::string_view text);
+  void find_hits(std::uint32_t pattern_idx, std::uint64_t text_idx, HitList& out);
+  // Number of hits find_hits would report, without traceback unless the N filter needs
+  // one (only for candidates with an N near them).
+  std::uint32_t count_hits(std::uint32_t pattern_idx);
+  // Whether find_hits would report anything; stops at the first qualifying end, forward
+  // strand first.
+  bool has_hit(std::uint32_t pattern_idx);
+
  private:
-  void prepare_text(std::string_view text);
-  void search_one(std::uint32_t pattern_idx, std::uint64_t text_idx, HitList& out);
   void search_strand(std::uint32_t pattern_idx, Strand strand, std::uint64_t text_idx,
                      HitList& out);
-  void collect_ends(const StrandProfile& prof, std::span<const std::uint8_t> text);
+  std::span<const std::uint8_t> strand_text(Strand strand) const;
+  // Fills selected_ with the candidate ends of one strand. With `stop_at_first`, returns
+  // as soon as one end with cost <= k is known (no selection; for has_hit).
+  void collect_ends(const StrandProfile& prof, std::span<const std::uint8_t> text,
+                    bool stop_at_first = false);
+  // Whether the candidate end survives the N filter, tracing only if an N is near it.
+  bool survives_n_filter(const StrandProfile& prof, Strand strand, const EndCost& end);
+  // best: lowest cost first, ties -> largest end in the strand's orientation.
+  void sort_best_first();
   bool emit_hit(const StrandProfile& prof, Strand strand, std::span<const std::uint8_t> text,
                 const EndCost& end, std::uint32_t pattern_idx, std::uint64_t text_idx,
                 HitList& out);
@@ -39,6 +56,13 @@ class Searcher {
   bool passes_end_window_check(Strand strand, std::uint32_t m, std::uint64_t p) const;
   bool passes_region_check(Strand strand, std::uint64_t s, std::uint64_t e) const;
   std::uint64_t count_n(Strand strand, std::uint64_t s, std::uint64_t e) const;
+  // Runs of N/n in the current record (forward coordinates) with the number of Ns before
+  // each run, so count_n is a binary search. Filled only when the N filter is on.
+  struct NRun {
+    std::uint64_t start, end, before;
+  };
+  std::vector<NRun> n_runs_;
+  std::vector<CigarOp> scratch_ops_;  // traces made only to decide the N filter
 
   const PatternSet& patterns_;
   SearchOptions options_;

@@ -39,4 +39,13 @@ struct HitColumns {
 std::unique_ptr<ResultSink> make_tsv_hits_sink(ByteSink& out, const PatternSet& patterns,
                                                const AlphabetSpec& alphabet, HitColumns columns);
 
+// `count` TSV: `pat_id text_id count` per pair, or with shape.per_pattern_totals
+// `pat_id count records` per pattern (written at close).
+std::unique_ptr<ResultSink> make_tsv_count_sink(ByteSink& out, const PatternSet& patterns,
+                                                const ResultShape& shape);
+// `contains` TSV: `text_id contains` per record, or with shape.per_pair
+// `pat_id text_id contains` per (pattern, record).
+std::unique_ptr<ResultSink> make_tsv_contains_sink(ByteSink& out, const PatternSet& patterns,
+                                                   const ResultShape& shape);
+
 }  // namespace trawl

@@ -1,0 +1,67 @@
+// count and contains must mean exactly what hits means (issue: dedicated result paths):
+// count_hits == number of find_hits rows, has_hit == (count > 0), for every alphabet,
+// strand setting, N filter, overhang and selection, on seeded random inputs.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "trawl/searcher.h"
+
+using namespace trawl;
+
+namespace {
+
+std::string random_text(std::mt19937_64& rng, std::size_t n, const std::string& letters) {
+  std::string s(n, 'A');
+  for (char& c : s) c = letters[rng() % letters.size()];
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("count and contains agree with hits on random inputs") {
+  const std::uint64_t seed = std::getenv("TRAWL_CMD_SEED") ? std::strtoull(std::getenv("TRAWL_CMD_SEED"), nullptr, 10) : 7;
+  std::mt19937_64 rng(seed);
+  int cases = 0;
+  for (int iter = 0; iter < 20000; ++iter) {
+    SearchOptions opt;
+    const int alpha = static_cast<int>(rng() % 3);
+    opt.alphabet.alphabet = alpha == 0 ? Alphabet::iupac : alpha == 1 ? Alphabet::dna : Alphabet::ascii;
+    opt.alphabet.ignore_case = opt.alphabet.alphabet == Alphabet::ascii && rng() % 2;
+    opt.both_strands = rng() % 2;
+    const int sel = static_cast<int>(rng() % 3);
+    opt.selection = sel == 0 ? Selection::local_minima : sel == 1 ? Selection::all_ends : Selection::best;
+    if (opt.alphabet.alphabet != Alphabet::ascii && rng() % 3 == 0)
+      opt.overhang = std::vector<float>{0.0f, 0.3f, 0.5f, 1.0f}[rng() % 4];
+    if (rng() % 2) opt.max_n_frac = std::vector<float>{0.0f, 0.1f, 0.2f, 0.5f}[rng() % 4];
+    const std::string letters = opt.alphabet.alphabet == Alphabet::ascii ? "abAB" : "ACGTNNacgtR";
+    const std::string pat_letters = opt.alphabet.alphabet == Alphabet::ascii ? "abAB"
+                                    : opt.alphabet.alphabet == Alphabet::dna ? "ACGT" : "ACGTN";
+    const std::size_t m = 1 + rng() % 20;
+    std::string pattern = random_text(rng, m, pat_letters);
+    std::string text = random_text(rng, rng() % 200, letters);
+    if (!text.empty() && rng() % 2) {
+      const std::size_t at = rng() % text.size();
+      text.replace(at, std::min(m, text.size() - at), pattern.substr(0, std::min(m, text.size() - at)));
+    }
+    opt.k = static_cast<int>(rng() % (m + 2));
+    CAPTURE(seed);
+    CAPTURE(iter);
+    CAPTURE(pattern);
+    CAPTURE(text);
+    CAPTURE(opt.k);
+    PatternSet ps({{"p", pattern}}, opt);
+    Searcher s(ps, opt, scalar_kernel());
+    HitList hits;
+    s.set_text(text);
+    s.find_hits(0, 0, hits);
+    const std::uint32_t count = s.count_hits(0);
+    const bool contains = s.has_hit(0);
+    REQUIRE(count == hits.hits.size());
+    REQUIRE(contains == (count > 0));
+    ++cases;
+  }
+  MESSAGE("count/contains equivalence cases: " << cases);
+}
