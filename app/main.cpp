@@ -40,35 +40,46 @@ void install_signal_handlers() {
   sigaction(SIGHUP, &sa, nullptr);
 }
 
-std::vector<Pattern> load_patterns(const RunConfig& c) {
+// Loads the patterns straight into `patterns` (no second copy of millions of them).
+// Invalid letters and empty pattern files are usage errors.
+void load_patterns(const RunConfig& c, PatternSet& patterns) {
   const int sources = !c.inline_patterns.empty() + !c.pattern_fasta.empty() +
                       !c.pattern_list.empty();
   if (sources == 0) throw UsageError("no patterns: give -p SEQ, -f FILE or -l FILE");
   if (sources > 1) throw UsageError("give patterns with only one of -p, -f and -l");
-  std::vector<Pattern> patterns;
+  auto add = [&patterns](std::string_view id, std::string_view seq) {
+    try {
+      patterns.add(id, seq);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  };
   if (!c.inline_patterns.empty()) {
     const bool numbered = c.inline_patterns.size() > 1;
     for (std::size_t i = 0; i < c.inline_patterns.size(); ++i)
-      patterns.push_back({numbered ? "pattern" + std::to_string(i + 1) : "pattern",
-                          c.inline_patterns[i]});
+      add(numbered ? "pattern" + std::to_string(i + 1) : "pattern", c.inline_patterns[i]);
   } else if (!c.pattern_fasta.empty()) {
-    for (auto& rec : read_all_records(c.pattern_fasta, c.full_header))
-      patterns.push_back({std::move(rec.name), std::move(rec.seq)});
+    FastxReader reader({c.pattern_fasta}, ReaderOptions{c.full_header, 0});
+    RecordBatch batch;
+    while (reader.next(batch)) {
+      add(batch.name(0), batch.seq(0));
+      batch.clear();
+    }
   } else {
     std::ifstream in(c.pattern_list, std::ios::binary);
     if (!in) throw InputError(c.pattern_list + ": cannot open: " + std::strerror(errno));
     std::string line;
     for (std::uint64_t line_no = 1; std::getline(in, line); ++line_no) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (!line.empty()) patterns.push_back({std::to_string(line_no), line});
+      if (!line.empty()) add(std::to_string(line_no), line);
     }
     if (in.bad()) throw InputError(c.pattern_list + ": read error");
   }
-  if (patterns.empty()) {
+  if (patterns.size() == 0) {
     const std::string& file = c.pattern_fasta.empty() ? c.pattern_list : c.pattern_fasta;
     throw UsageError(file + ": no patterns found");
   }
-  return patterns;
+  patterns.finish();
 }
 
 void setup_logging(const RunConfig& c) {
@@ -81,18 +92,12 @@ void setup_logging(const RunConfig& c) {
 }
 
 int run(RunConfig& c) {
-  std::vector<Pattern> pattern_list = load_patterns(c);
   SearchOptions& opt = c.search;
   // SPEC §6: the N filter defaults to 0.2 for iupac and is off for the other alphabets.
   if (!c.max_n_frac_given) opt.max_n_frac = opt.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
   if (std::string err = validate(opt); !err.empty()) throw UsageError(err);
-  PatternSet patterns = [&] {
-    try {
-      return PatternSet(std::move(pattern_list), opt);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(e.what());
-    }
-  }();
+  PatternSet patterns(opt);
+  load_patterns(c, patterns);
   std::uint32_t min_len = UINT32_MAX;
   for (std::size_t i = 0; i < patterns.size(); ++i)
     min_len = std::min<std::uint32_t>(min_len, static_cast<std::uint32_t>(patterns.pattern(i).seq.size()));

@@ -25,12 +25,13 @@ inline int advance_block(std::uint64_t& pv, std::uint64_t& mv, std::uint64_t eq,
   return hout;
 }
 
+template <bool kStopAtFirst>
 std::size_t scan_one_word(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
                           std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
   std::uint64_t pv = st.vp[0], mv = st.vn[0];
   std::int64_t score = st.score;
   const unsigned out_bit = prof.m - 1;
-  const std::uint64_t* peq = prof.peq.data();
+  const std::uint64_t* peq = prof.peq;
   std::size_t count = 0;
   for (std::size_t i = 0; i < len; ++i) {
     const std::uint64_t eq = peq[text[i]];
@@ -47,6 +48,7 @@ std::size_t scan_one_word(const StrandProfile& prof, ColumnState& st, const std:
     // Branch-free append: hits are rare, so a data-dependent branch would mispredict.
     out[count] = {p0 + i + 1, static_cast<std::int32_t>(score)};
     count += score <= k;
+    if (kStopAtFirst && count) break;
   }
   st.vp[0] = pv;
   st.vn[0] = mv;
@@ -54,6 +56,7 @@ std::size_t scan_one_word(const StrandProfile& prof, ColumnState& st, const std:
   return count;
 }
 
+template <bool kStopAtFirst>
 std::size_t scan_multi_word(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
                             std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
   const std::uint32_t words = prof.words;
@@ -68,21 +71,23 @@ std::size_t scan_multi_word(const StrandProfile& prof, ColumnState& st, const st
     score += h;
     out[count] = {p0 + i + 1, static_cast<std::int32_t>(score)};
     count += score <= k;
+    if (kStopAtFirst && count) break;
   }
   st.score = score;
   return count;
 }
 
+template <bool kStopAtFirst>
 std::size_t scan_scalar(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
                         std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
-  return prof.words == 1 ? scan_one_word(prof, st, text, len, p0, k, out)
-                         : scan_multi_word(prof, st, text, len, p0, k, out);
+  return prof.words == 1 ? scan_one_word<kStopAtFirst>(prof, st, text, len, p0, k, out)
+                         : scan_multi_word<kStopAtFirst>(prof, st, text, len, p0, k, out);
 }
 
 }  // namespace
 
 const KernelFns& scalar_kernel() {
-  static const KernelFns fns{"scalar", &scan_scalar};
+  static const KernelFns fns{"scalar", &scan_scalar<false>, &scan_scalar<true>};
   return fns;
 }
 

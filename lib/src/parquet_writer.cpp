@@ -34,8 +34,9 @@ constexpr std::size_t kPageBytes = 1 << 20;
 // A dictionary larger than this rarely pays off and would make one page huge; fall back to PLAIN.
 constexpr std::size_t kMaxDictionaryBytes = 1 << 20;
 // After this many values, a dictionary holding more than 3/4 distinct values is dropped early:
-// hashing every value of a high-cardinality column (match_region) only costs time.
-constexpr std::size_t kDictionaryProbeValues = 1024;
+// hashing every value of a high-cardinality column (match_region) only costs time. Late enough
+// that a vocabulary of a few thousand pattern ids has shown its repeats.
+constexpr std::size_t kDictionaryProbeValues = 16384;
 // Longer string bounds are left out of the statistics rather than truncated (notes §3.8): they
 // bloat the footer and nobody prunes on a 100 kbp match_region.
 constexpr std::size_t kMaxStatBytes = 128;

@@ -1,62 +1,88 @@
 #include "trawl/pattern_set.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace trawl {
-namespace {
 
-StrandProfile make_profile(std::string used, const AlphabetSpec& alphabet) {
-  StrandProfile p;
-  p.m = static_cast<std::uint32_t>(used.size());
-  p.words = (p.m + 63) / 64;
-  p.used = std::move(used);
-  const unsigned classes = alphabet.class_count();
-  p.peq.assign(std::size_t{classes} * p.words, 0);
-  // Which classes each distinct pattern byte matches, computed once per byte value.
-  std::uint64_t seen[4] = {};
-  std::vector<std::uint8_t> classes_of[256];
-  for (std::uint32_t j = 0; j < p.m; ++j) {
-    auto b = static_cast<std::uint8_t>(p.used[j]);
-    if (!((seen[b >> 6] >> (b & 63)) & 1u)) {
-      seen[b >> 6] |= std::uint64_t{1} << (b & 63);
-      for (unsigned c = 0; c < classes; ++c)
-        if (alphabet.matches_class(b, static_cast<std::uint8_t>(c)))
-          classes_of[b].push_back(static_cast<std::uint8_t>(c));
-    }
-    for (std::uint8_t c : classes_of[b])
-      p.peq[std::size_t{c} * p.words + (j >> 6)] |= std::uint64_t{1} << (j & 63);
-  }
-  return p;
+PatternSet::PatternSet(const SearchOptions& options, std::size_t precompute_limit)
+    : alphabet_(options.alphabet), rc_(options.searches_rc()), precompute_limit_(precompute_limit) {
+  classes_ = alphabet_.class_count();
+  for (unsigned b = 0; b < 256; ++b)
+    for (unsigned c = 0; c < classes_; ++c)
+      if (alphabet_.matches_class(static_cast<std::uint8_t>(b), static_cast<std::uint8_t>(c)))
+        classes_of_[b].push_back(static_cast<std::uint8_t>(c));
 }
 
-}  // namespace
+PatternSet::PatternSet(const std::vector<Pattern>& patterns, const SearchOptions& options,
+                       std::size_t precompute_limit)
+    : PatternSet(options, precompute_limit) {
+  for (const Pattern& pat : patterns) add(pat.id, pat.seq);
+  finish();
+}
 
-PatternSet::PatternSet(std::vector<Pattern> patterns, const SearchOptions& options)
-    : patterns_(std::move(patterns)) {
-  profiles_.reserve(2 * patterns_.size());
-  for (const Pattern& pat : patterns_) {
-    if (pat.seq.empty())
-      throw std::invalid_argument("pattern '" + pat.id + "' is empty");
-    if (auto bad = find_invalid_pattern_byte(options.alphabet.alphabet, pat.seq)) {
-      auto b = static_cast<unsigned char>(pat.seq[*bad]);
-      std::string shown = (b >= 0x21 && b < 0x7f) ? std::string(1, static_cast<char>(b))
-                                                  : "byte " + std::to_string(b);
-      throw std::invalid_argument("pattern '" + pat.id + "' has invalid " +
-                                  std::string(alphabet_name(options.alphabet.alphabet)) +
-                                  " character '" + shown + "' at position " +
-                                  std::to_string(*bad + 1));
-    }
-    profiles_.push_back(make_profile(pat.seq, options.alphabet));
-    if (options.searches_rc()) {
-      std::string comp = pat.seq;
-      for (char& c : comp)
-        c = static_cast<char>(options.alphabet.complement(static_cast<std::uint8_t>(c)));
-      profiles_.push_back(make_profile(std::move(comp), options.alphabet));
-    } else {
-      profiles_.emplace_back();
-    }
-    if (pat.seq.size() > max_length_) max_length_ = static_cast<std::uint32_t>(pat.seq.size());
+void PatternSet::add(std::string_view id, std::string_view seq) {
+  if (seq.empty()) throw std::invalid_argument("pattern '" + std::string(id) + "' is empty");
+  if (auto bad = find_invalid_pattern_byte(alphabet_.alphabet, seq)) {
+    auto b = static_cast<unsigned char>(seq[*bad]);
+    std::string shown = (b >= 0x21 && b < 0x7f) ? std::string(1, static_cast<char>(b))
+                                                : "byte " + std::to_string(b);
+    throw std::invalid_argument("pattern '" + std::string(id) + "' has invalid " +
+                                std::string(alphabet_name(alphabet_.alphabet)) +
+                                " character '" + shown + "' at position " +
+                                std::to_string(*bad + 1));
   }
+  ids_ += id;
+  id_offsets_.push_back(ids_.size());
+  seqs_ += seq;
+  seq_offsets_.push_back(seqs_.size());
+  if (rc_)
+    for (char c : seq)
+      complements_.push_back(static_cast<char>(alphabet_.complement(static_cast<std::uint8_t>(c))));
+  max_length_ = std::max(max_length_, static_cast<std::uint32_t>(seq.size()));
+}
+
+void PatternSet::finish() {
+  precomputed_ = size() <= precompute_limit_;
+  if (!precomputed_) return;
+  peq_offsets_.clear();
+  peq_.clear();
+  peq_offsets_.reserve(2 * size() + 1);
+  for (std::size_t i = 0; i < size(); ++i) {
+    const std::uint64_t m = seq_offsets_[i + 1] - seq_offsets_[i];
+    const std::uint64_t size_one = std::uint64_t{classes_} * ((m + 63) / 64);
+    for (int strand = 0; strand < 2; ++strand) {
+      peq_offsets_.push_back(peq_.size());
+      if (strand == 1 && !rc_) continue;
+      peq_.resize(peq_.size() + size_one);
+      const char* used = (strand ? complements_.data() : seqs_.data()) + seq_offsets_[i];
+      build_peq({used, m}, peq_.data() + peq_.size() - size_one);
+    }
+  }
+}
+
+void PatternSet::build_peq(std::string_view used, std::uint64_t* peq) const {
+  const std::size_t words = (used.size() + 63) / 64;
+  std::fill(peq, peq + std::size_t{classes_} * words, 0);
+  for (std::size_t j = 0; j < used.size(); ++j)
+    for (std::uint8_t c : classes_of_[static_cast<std::uint8_t>(used[j])])
+      peq[std::size_t{c} * words + (j >> 6)] |= std::uint64_t{1} << (j & 63);
+}
+
+StrandProfile PatternSet::profile(std::size_t i, Strand s,
+                                  std::vector<std::uint64_t>& scratch) const {
+  StrandProfile p;
+  p.m = static_cast<std::uint32_t>(seq_offsets_[i + 1] - seq_offsets_[i]);
+  p.words = (p.m + 63) / 64;
+  p.used = (s == Strand::rc ? complements_.data() : seqs_.data()) + seq_offsets_[i];
+  if (precomputed_) {
+    p.peq = peq_.data() + peq_offsets_[2 * i + (s == Strand::rc ? 1 : 0)];
+  } else {
+    scratch.resize(std::size_t{classes_} * p.words);
+    build_peq({p.used, p.m}, scratch.data());
+    p.peq = scratch.data();
+  }
+  return p;
 }
 
 }  // namespace trawl

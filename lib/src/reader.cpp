@@ -194,15 +194,4 @@ bool FastxReader::fill(RecordBatch& batch, std::uint64_t target_bases) {
   return added;
 }
 
-std::vector<FastxRecord> read_all_records(const std::string& path, bool full_header) {
-  FastxReader reader({path}, ReaderOptions{full_header, 0});
-  RecordBatch batch;
-  std::vector<FastxRecord> out;
-  while (reader.next(batch)) {
-    out.push_back({std::string(batch.name(0)), std::string(batch.seq(0))});
-    batch.clear();
-  }
-  return out;
-}
-
 }  // namespace trawl

@@ -86,7 +86,7 @@ std::uint32_t Searcher::count_hits(std::uint32_t pi) {
   std::uint32_t count = 0;
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
-    const StrandProfile& prof = patterns_.profile(pi, strand);
+    const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
     collect_ends(prof, strand_text(strand));
     const bool best = options_.selection == Selection::best;
     if (!options_.n_filter_on()) {
@@ -107,7 +107,7 @@ std::uint32_t Searcher::count_hits(std::uint32_t pi) {
 bool Searcher::has_hit(std::uint32_t pi) {
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
-    const StrandProfile& prof = patterns_.profile(pi, strand);
+    const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
     if (!options_.n_filter_on()) {
       // Every run of ends with cost <= k holds a local minimum (DESIGN §3), so the first
       // such end decides.
@@ -176,11 +176,10 @@ void Searcher::collect_ends(const StrandProfile& prof, std::span<const std::uint
   if (state.score <= k) push(0, static_cast<std::int32_t>(state.score));
   if (stop_at_first && !selected_.empty()) return;
 
-  // contains wants an early stop, so it scans in smaller chunks.
-  const std::size_t chunk = stop_at_first ? 1024 : kScanChunk;
-  for (std::uint64_t pos = 0; pos < n; pos += chunk) {
-    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, n - pos));
-    const std::size_t found = kernel_.scan(prof, state, text.data() + pos, len, pos, k, ends_.data());
+  const ScanFn scan = stop_at_first ? kernel_.scan_first : kernel_.scan;
+  for (std::uint64_t pos = 0; pos < n; pos += kScanChunk) {
+    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kScanChunk, n - pos));
+    const std::size_t found = scan(prof, state, text.data() + pos, len, pos, k, ends_.data());
     for (std::size_t e = 0; e < found; ++e) push(ends_[e].pos, ends_[e].cost);
     if (stop_at_first && !selected_.empty()) return;
   }
@@ -201,7 +200,7 @@ void Searcher::collect_ends(const StrandProfile& prof, std::span<const std::uint
 
 void Searcher::search_strand(std::uint32_t pi, Strand strand, std::uint64_t text_idx,
                              HitList& out) {
-  const StrandProfile& prof = patterns_.profile(pi, strand);
+  const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
   const std::span<const std::uint8_t> text = strand_text(strand);
   collect_ends(prof, text);
 

@@ -57,6 +57,17 @@ TEST_CASE("count and contains agree with hits on random inputs") {
     HitList hits;
     s.set_text(text);
     s.find_hits(0, 0, hits);
+    // Profiles built on demand (huge pattern sets) must give the very same hits.
+    PatternSet ps_lazy({{"p", pattern}}, opt, /*precompute_limit=*/0);
+    Searcher lazy(ps_lazy, opt, scalar_kernel());
+    HitList lazy_hits;
+    lazy.search_record(0, text, lazy_hits);
+    REQUIRE(lazy_hits.hits.size() == hits.hits.size());
+    for (std::size_t h = 0; h < hits.hits.size(); ++h) {
+      REQUIRE(lazy_hits.hits[h].start == hits.hits[h].start);
+      REQUIRE(lazy_hits.hits[h].end == hits.hits[h].end);
+      REQUIRE(lazy_hits.hits[h].cost == hits.hits[h].cost);
+    }
     const std::uint32_t count = s.count_hits(0);
     const bool contains = s.has_hit(0);
     REQUIRE(count == hits.hits.size());

@@ -34,6 +34,9 @@ using ScanFn = std::size_t (*)(const StrandProfile& profile, ColumnState& state,
 struct KernelFns {
   const char* name;  // "scalar", "avx2", "avx512"
   ScanFn scan;
+  // Like scan, but stops after the first end with cost <= k (writes at most one; `state`
+  // is then left at that end). For contains, which needs only the first.
+  ScanFn scan_first;
 };
 
 // The portable reference kernel, always available.

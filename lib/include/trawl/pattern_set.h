@@ -1,6 +1,7 @@
 #pragma once
-// PatternSet: every pattern with its precomputed bit-parallel profile, per strand.
-// Built once before the search, then shared read-only by all threads.
+// PatternSet: every pattern, stored compactly in arenas, with its bit-parallel profile per
+// strand. Built once before the search, then shared read-only by all threads.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,18 +17,23 @@ struct Pattern {
   std::string seq;  // the bytes as given
 };
 
-// The pattern as one strand searches it. The rc strand searches complement(P) (not
-// reversed) against reverse(T), as Sassy does (SPEC §5).
+struct PatternView {
+  std::string_view id;
+  std::string_view seq;
+};
+
+// The pattern as one strand searches it (a view; cheap to copy). The rc strand searches
+// complement(P) (not reversed) against reverse(T), as Sassy does (SPEC §5).
 struct StrandProfile {
-  std::uint32_t m = 0;           // pattern length
-  std::uint32_t words = 0;       // ceil(m / 64)
-  std::string used;              // P, or complement(P) for rc
+  std::uint32_t m = 0;             // pattern length
+  std::uint32_t words = 0;         // ceil(m / 64)
+  const char* used = nullptr;      // P, or complement(P) for rc (m bytes)
   // peq[c * words + w] bit i: pattern position 64w+i matches text class c
   // (AlphabetSpec::text_class).
-  std::vector<std::uint64_t> peq;
+  const std::uint64_t* peq = nullptr;
 
   const std::uint64_t* peq_of(std::uint8_t text_class) const {
-    return peq.data() + std::size_t{text_class} * words;
+    return peq + std::size_t{text_class} * words;
   }
   bool eq(std::uint32_t j, std::uint8_t text_class) const {
     return (peq_of(text_class)[j >> 6] >> (j & 63)) & 1u;
@@ -36,20 +42,46 @@ struct StrandProfile {
 
 class PatternSet {
  public:
-  // Throws std::invalid_argument naming the pattern id and 0-based position of an invalid
-  // byte, or an empty pattern.
-  PatternSet(std::vector<Pattern> patterns, const SearchOptions& options);
+  // Above this many patterns, profiles are built on demand instead of kept: a profile costs
+  // ~(classes x words x 8) bytes per strand, which for millions of --paired patterns would
+  // dwarf everything else, while building one costs about as much as scanning 50 bases.
+  static constexpr std::size_t kPrecomputeLimit = 1 << 16;
 
-  std::size_t size() const { return patterns_.size(); }
-  const Pattern& pattern(std::size_t i) const { return patterns_[i]; }
-  const StrandProfile& profile(std::size_t i, Strand s) const {
-    return profiles_[2 * i + (s == Strand::rc ? 1 : 0)];
+  // Throws std::invalid_argument naming the pattern id and 1-based position of an invalid
+  // byte, or an empty pattern.
+  PatternSet(const std::vector<Pattern>& patterns, const SearchOptions& options,
+             std::size_t precompute_limit = kPrecomputeLimit);
+
+  // Incremental building, so millions of patterns never exist twice in memory:
+  // construct with no patterns, add() each, then finish() once before searching.
+  PatternSet(const SearchOptions& options, std::size_t precompute_limit = kPrecomputeLimit);
+  void add(std::string_view id, std::string_view seq);  // validates; throws as above
+  void finish();
+
+  std::size_t size() const { return seq_offsets_.size() - 1; }
+  PatternView pattern(std::size_t i) const {
+    return {std::string_view(ids_).substr(id_offsets_[i], id_offsets_[i + 1] - id_offsets_[i]),
+            std::string_view(seqs_).substr(seq_offsets_[i], seq_offsets_[i + 1] - seq_offsets_[i])};
   }
+  // The profile of pattern i on one strand. Small sets keep every profile precomputed;
+  // very large ones (e.g. one pattern per record with --paired) build it on demand into
+  // `scratch`, which must then outlive the returned view.
+  StrandProfile profile(std::size_t i, Strand s, std::vector<std::uint64_t>& scratch) const;
   std::uint32_t max_length() const { return max_length_; }
 
  private:
-  std::vector<Pattern> patterns_;
-  std::vector<StrandProfile> profiles_;  // [2 * i] forward, [2 * i + 1] rc (empty if unused)
+  void build_peq(std::string_view used, std::uint64_t* peq) const;
+
+  AlphabetSpec alphabet_;
+  bool rc_ = false;
+  std::size_t precompute_limit_ = kPrecomputeLimit;
+  unsigned classes_ = 0;
+  std::array<std::vector<std::uint8_t>, 256> classes_of_;  // text classes each byte matches
+  std::string ids_, seqs_, complements_;  // arenas; complements_ parallels seqs_ (rc only)
+  std::vector<std::uint64_t> id_offsets_{0}, seq_offsets_{0};
+  bool precomputed_ = false;
+  std::vector<std::uint64_t> peq_;          // precomputed profiles, back to back
+  std::vector<std::uint64_t> peq_offsets_;  // [2i] forward, [2i+1] rc
   std::uint32_t max_length_ = 0;
 };
 

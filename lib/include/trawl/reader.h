@@ -44,11 +44,4 @@ class FastxReader {
   std::uint64_t records_ = 0;
 };
 
-// Reads all records of one FASTA/FASTQ file (used for -f pattern files).
-struct FastxRecord {
-  std::string name;
-  std::string seq;
-};
-std::vector<FastxRecord> read_all_records(const std::string& path, bool full_header);
-
 }  // namespace trawl

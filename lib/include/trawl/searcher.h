@@ -62,7 +62,8 @@ class Searcher {
     std::uint64_t start, end, before;
   };
   std::vector<NRun> n_runs_;
-  std::vector<CigarOp> scratch_ops_;  // traces made only to decide the N filter
+  std::vector<CigarOp> scratch_ops_;
+  std::vector<std::uint64_t> profile_scratch_;  // profiles built on demand (huge sets)  // traces made only to decide the N filter
 
   const PatternSet& patterns_;
   SearchOptions options_;
