@@ -128,6 +128,7 @@ int run(RunConfig& c) {
   popt.batch_bases = c.batch_bases;
   popt.paired = c.paired;
   popt.shape = c.shape;
+  popt.best = opt.selection == Selection::best;
 
   const bool show_progress = !c.quiet && ::isatty(2);
   const auto t0 = std::chrono::steady_clock::now();

@@ -512,7 +512,7 @@ struct Writer::Impl {
   }
 
   // Turns the dictionary-encoded values back into PLAIN (when the dictionary grew too large or
-  // does not pay off); happens at most once per chunk.
+  // does not pay off); the column then stays PLAIN for the rest of the file.
   static void drop_dictionary(ColumnState& c) {
     c.dictionary_disabled = true;
     c.plain.clear();
@@ -527,8 +527,12 @@ struct Writer::Impl {
 
   void write_string_chunk(ColumnState& c, ChunkInfo& info) {
     const std::size_t n = c.count;
+    // Bit width >= 1 even for a one-entry dictionary: width 0 is legal but a needless edge case.
+    const int width = c.use_dictionary ? std::max(1, detail::bit_width(static_cast<std::uint32_t>(
+                                                         c.dictionary.size() - 1)))
+                                       : 0;
     if (c.use_dictionary) {
-      const int width = std::max(1, detail::bit_width(static_cast<std::uint32_t>(c.dictionary.size() - 1)));
+      // Keep the dictionary only if it beats PLAIN before compression (bit-packed size as bound).
       const std::uint64_t dictionary_cost = c.dictionary.data.size() + (n * width + 7) / 8;
       if (dictionary_cost >= 4 * n + c.string_bytes) drop_dictionary(c);
     }
@@ -541,8 +545,6 @@ struct Writer::Impl {
       }
       set_string_stats(lo, hi, info);
       write_page(kDictionaryPage, d.data.data(), d.data.size(), d.size(), kPlain, info);
-      // Bit width >= 1 even for a one-entry dictionary: width 0 is legal but a needless edge case.
-      const int width = std::max(1, detail::bit_width(static_cast<std::uint32_t>(d.size() - 1)));
       const std::size_t per_page = std::max<std::size_t>(8, kPageBytes * 8 / width / 8 * 8);
       for (std::size_t i = 0; i < n; i += per_page) {
         const std::size_t k = std::min(per_page, n - i);

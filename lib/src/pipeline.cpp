@@ -23,6 +23,11 @@ struct Batch {
   std::string formatted;
 };
 
+std::uint32_t hit_count(StrandCounts c, bool best) {
+  // --best keeps one hit per strand that has any.
+  return best ? (c.fwd > 0) + (c.rc > 0) : c.fwd + c.rc;
+}
+
 // Runs the work the command needs on every (pattern, record) pair of the batch: full hits,
 // counts without traceback, or contains with an early stop.
 void search_batch(Searcher& searcher, const PatternSet& patterns, const PipelineOptions& opt,
@@ -47,7 +52,7 @@ void search_batch(Searcher& searcher, const PatternSet& patterns, const Pipeline
         break;
       case Command::count:
         for (std::uint32_t pi = first; pi < last; ++pi) {
-          const std::uint32_t c = searcher.count_hits(pi);
+          const std::uint32_t c = hit_count(searcher.count_hits(pi), opt.best);
           if (c > 0 || shape.zeros) b.results.pair_counts.push_back({text_idx, pi, c});
         }
         break;

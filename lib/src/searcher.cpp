@@ -11,6 +11,8 @@ namespace {
 // small whatever the record length.
 constexpr std::size_t kScanChunk = 8192;
 
+std::uint64_t saturating_sub(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
+
 }  // namespace
 
 Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
@@ -27,33 +29,21 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
 
 void Searcher::set_text(std::string_view text) {
   text_ = text;
-  fwd_text_.resize(text.size());
+  windowed_ = false;
+  fwd_codes_.resize(text.size());
   for (std::size_t i = 0; i < text.size(); ++i)
-    fwd_text_[i] = class_of_[static_cast<std::uint8_t>(text[i])];
+    fwd_codes_[i] = class_of_[static_cast<std::uint8_t>(text[i])];
   if (options_.searches_rc()) {
-    rev_text_.resize(text.size());
-    std::reverse_copy(fwd_text_.begin(), fwd_text_.end(), rev_text_.begin());
-  }
-  if (options_.n_filter_on()) {
-    n_runs_.clear();
-    std::uint64_t total = 0;
-    for (std::size_t i = 0; i < text.size();) {
-      if (!is_n_byte(static_cast<std::uint8_t>(text[i]))) {
-        ++i;
-        continue;
-      }
-      std::size_t j = i;
-      while (j < text.size() && is_n_byte(static_cast<std::uint8_t>(text[j]))) ++j;
-      n_runs_.push_back({i, j, total});
-      total += j - i;
-      i = j;
-    }
+    rev_codes_.resize(text.size());
+    std::reverse_copy(fwd_codes_.begin(), fwd_codes_.end(), rev_codes_.begin());
   }
 }
 
-std::span<const std::uint8_t> Searcher::strand_text(Strand strand) const {
-  return strand == Strand::fwd ? std::span<const std::uint8_t>(fwd_text_)
-                               : std::span<const std::uint8_t>(rev_text_);
+void Searcher::set_window(std::string_view text, Window window) {
+  // Slices are encoded per pattern and strand, as each needs its own margins.
+  text_ = text;
+  windowed_ = true;
+  window_ = window;
 }
 
 void Searcher::search_record(std::uint64_t text_idx, std::string_view text, HitList& out) {
@@ -82,44 +72,226 @@ void Searcher::find_hits(std::uint32_t pi, std::uint64_t text_idx, HitList& out)
             });
 }
 
-std::uint32_t Searcher::count_hits(std::uint32_t pi) {
-  std::uint32_t count = 0;
+StrandCounts Searcher::count_hits(std::uint32_t pi) {
+  StrandCounts counts;
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
     const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
-    collect_ends(prof, strand_text(strand));
-    const bool best = options_.selection == Selection::best;
+    strand_candidates(prof, strand, /*stop_at_first=*/false);
+    std::uint32_t count = 0;
     if (!options_.n_filter_on()) {
       // DESIGN §3: without the N filter every candidate end is one hit; no traceback.
-      count += best ? (selected_.empty() ? 0u : 1u) : static_cast<std::uint32_t>(selected_.size());
-      continue;
+      count = static_cast<std::uint32_t>(selected_.size());
+    } else {
+      for (const EndCost& end : selected_) count += survives_n_filter(prof, strand, end);
     }
-    if (best) sort_best_first();
-    for (const EndCost& end : selected_) {
-      if (!survives_n_filter(prof, strand, end)) continue;
-      ++count;
-      if (best) break;
-    }
+    (strand == Strand::fwd ? counts.fwd : counts.rc) = count;
   }
-  return count;
+  return counts;
 }
 
 bool Searcher::has_hit(std::uint32_t pi) {
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
     const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
-    if (!options_.n_filter_on()) {
-      // Every run of ends with cost <= k holds a local minimum (DESIGN §3), so the first
-      // such end decides.
-      collect_ends(prof, strand_text(strand), /*stop_at_first=*/true);
+    // Without the N filter every run of ends with cost <= k holds a local minimum
+    // (DESIGN §3), so the first owned end decides.
+    const bool first_decides = !options_.n_filter_on();
+    strand_candidates(prof, strand, first_decides);
+    if (first_decides) {
       if (!selected_.empty()) return true;
       continue;
     }
-    collect_ends(prof, strand_text(strand));
     for (const EndCost& end : selected_)
       if (survives_n_filter(prof, strand, end)) return true;
   }
   return false;
+}
+
+void Searcher::encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi) {
+  const std::uint64_t n = text_.size();
+  std::vector<std::uint8_t>& codes = strand == Strand::fwd ? fwd_codes_ : rev_codes_;
+  codes.resize(hi - lo);
+  if (strand == Strand::fwd) {
+    for (std::uint64_t i = lo; i < hi; ++i) codes[i - lo] = class_of_[static_cast<std::uint8_t>(text_[i])];
+  } else {
+    for (std::uint64_t i = lo; i < hi; ++i)
+      codes[i - lo] = class_of_[static_cast<std::uint8_t>(text_[n - 1 - i])];
+  }
+  strand_text_ = {codes, lo, n};
+}
+
+void Searcher::strand_candidates(const StrandProfile& prof, Strand strand, bool stop_at_first) {
+  const std::uint64_t n = text_.size();
+  if (!windowed_) {
+    strand_text_ = {strand == Strand::fwd ? std::span<const std::uint8_t>(fwd_codes_)
+                                          : std::span<const std::uint8_t>(rev_codes_),
+                    0, n};
+    collect_ends(prof, strand_text_, Ownership{}, stop_at_first);
+    return;
+  }
+  // Window: '+' owns the runs that start in [begin, end); '-' owns the reversed runs whose
+  // last end p' has forward start n - p' in [begin, end). Both tile the strand's ends, and
+  // every hit a later window reports starts at or after end - (m + k) (the output order
+  // relies on that).
+  const std::uint64_t band = std::uint64_t{prof.m} + static_cast<std::uint64_t>(options_.k);
+  const bool first = window_.begin == 0, last = window_.end == Window::kOpen;
+  Ownership own;
+  std::uint64_t lo, hi;
+  if (strand == Strand::fwd) {
+    own = {Own::runs_starting_in, window_.begin, window_.end};
+    // One end before `begin` must be exact to tell whether a run starts at `begin`.
+    lo = first ? 0 : saturating_sub(window_.begin - 1, band);
+    hi = last ? n : std::min(n, window_.end + band);
+  } else {
+    own = {Own::runs_ending_in, last ? 0 : n - window_.end + 1,
+           first ? Window::kOpen : n - window_.begin + 1};
+    lo = own.a == 0 ? 0 : saturating_sub(own.a - 1, band);
+    hi = own.b == Window::kOpen ? n : std::min(n, own.b + 1);
+  }
+  // A run that crosses the slice edge needs more text; grow geometrically (rare: only
+  // long runs of ends with cost <= k, such as k >= m, cross a window border).
+  for (std::uint64_t grow = std::max<std::uint64_t>(band, 4096);; grow *= 2) {
+    encode_slice(strand, lo, hi);
+    if (collect_ends(prof, strand_text_, own, stop_at_first)) return;
+    lo = saturating_sub(lo, grow);
+    hi = std::min(n, hi + grow);
+  }
+}
+
+bool Searcher::collect_ends(const StrandProfile& prof, const StrandText& st, Ownership own,
+                            bool stop_at_first) {
+  selected_.clear();
+  run_.clear();
+  const std::uint64_t n = st.n;
+  const std::uint32_t m = prof.m;
+  const std::uint32_t extra = right_overhang_steps(options_, m);
+  if (n == 0 && extra == 0) return true;  // an empty text has no end positions to report
+  const std::uint64_t last = n + extra;
+  const std::int32_t k = options_.k;
+  const std::uint64_t ws = st.begin;
+  const std::uint64_t pe = st.begin + st.codes.size();
+  // A fresh DP started at ws > 0 is exact for costs <= k from ws + m + k on (DESIGN §3).
+  const std::uint64_t exact_from = ws == 0 ? 0 : ws + m + static_cast<std::uint64_t>(k);
+
+  // best picks among the local minima (Sassy only_best_match on `search`).
+  const bool minima = options_.selection != Selection::all_ends && !stop_at_first;
+  LocalMinimaSelector selector;
+  auto take = [&](const EndCost& e) {
+    if (minima) selector.push(e.pos, e.cost, selected_);
+    else selected_.push_back(e);
+  };
+
+  // Runs of consecutive ends with cost <= k, tracked to decide ownership.
+  bool run_open = false, run_owned = false, need_more = false;
+  std::uint64_t run_first = 0, run_last = 0;
+  auto close_run = [&] {
+    if (!run_open) return;
+    run_open = false;
+    if (own.kind != Own::runs_ending_in) return;
+    if (run_last < own.a || run_last >= own.b) return;
+    // Owned, but where it starts is unknown if it reaches back to the first exact end.
+    if (run_first == exact_from && exact_from > 0) {
+      need_more = true;
+      return;
+    }
+    for (const EndCost& e : run_) take(e);
+  };
+  auto on_end = [&](std::uint64_t p, std::int32_t cost) {
+    if (p < exact_from) return;
+    if (!run_open || p != run_last + 1) {
+      close_run();
+      run_open = true;
+      run_first = p;
+      run_.clear();
+      run_owned = own.kind == Own::all ||
+                  (own.kind == Own::runs_starting_in && p >= own.a && p < own.b);
+    }
+    run_last = p;
+    if (own.kind == Own::runs_ending_in) run_.push_back({p, cost});
+    else if (run_owned) take({p, cost});
+  };
+  // Everything owned is decided once the scan has passed b (and, for '+', finished the
+  // run it owns that crosses b).
+  auto decided = [&](std::uint64_t scanned) {
+    if (own.kind == Own::all || own.b == Window::kOpen || scanned < own.b) return false;
+    if (run_open && run_last == scanned) {
+      if (own.kind == Own::runs_ending_in) return true;  // a run reaching b is not owned
+      return !run_owned;
+    }
+    return true;
+  };
+
+  // Column ws: D(j, ws) = L(j) at the true text start, j for a fresh start inside the text.
+  for (std::uint32_t w = 0; w < prof.words; ++w) {
+    vp_[w] = ~std::uint64_t{0};
+    vn_[w] = 0;
+  }
+  if (options_.overhang && ws == 0) {
+    for (std::uint32_t j = 0; j < m; ++j)
+      if (overhang_cost(options_, j + 1) == overhang_cost(options_, j))
+        vp_[j >> 6] &= ~(std::uint64_t{1} << (j & 63));
+  }
+  ColumnState state{vp_.data(), vn_.data(),
+                    ws == 0 ? overhang_cost(options_, m) : static_cast<std::int64_t>(m)};
+  if (state.score <= k) on_end(ws, static_cast<std::int32_t>(state.score));
+  if (stop_at_first && !selected_.empty()) return true;
+
+  // contains on a whole record stops inside the kernel at the first end.
+  const ScanFn scan = stop_at_first && own.kind == Own::all ? kernel_.scan_first : kernel_.scan;
+  bool done = false;
+  for (std::uint64_t pos = ws; pos < pe && !done; pos += kScanChunk) {
+    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kScanChunk, pe - pos));
+    const std::size_t found =
+        scan(prof, state, st.codes.data() + (pos - ws), len, pos, k, ends_.data());
+    for (std::size_t e = 0; e < found; ++e) on_end(ends_[e].pos, ends_[e].cost);
+    // scan_first may stop early; it then found an end, and we are done anyway.
+    const std::uint64_t scanned = found && scan == kernel_.scan_first ? ends_[0].pos : pos + len;
+    if (run_open && run_last < scanned) close_run();
+    if (stop_at_first && !selected_.empty()) return true;
+    done = decided(scanned);
+  }
+  if (need_more) return false;
+  if (!done && pe < n) {
+    // The slice ended before ownership was decided.
+    if (own.kind != Own::all) return false;
+  }
+  if (!done && pe == n && extra > 0) {
+    // Right overhang: C[n + o] = D(m - o, n) + floor(alpha * o), from the last column.
+    column_[0] = 0;
+    for (std::uint32_t j = 0; j < m; ++j)
+      column_[j + 1] = column_[j] + static_cast<std::int32_t>((vp_[j >> 6] >> (j & 63)) & 1u) -
+                       static_cast<std::int32_t>((vn_[j >> 6] >> (j & 63)) & 1u);
+    for (std::uint32_t o = 1; o <= extra; ++o) {
+      const std::int32_t cost = column_[m - o] + overhang_cost(options_, o);
+      if (cost <= k) on_end(n + o, cost);
+      else if (run_open && run_last < n + o) close_run();
+    }
+  }
+  close_run();
+  if (need_more) return false;
+  if (minima) selector.finish(last, selected_);
+  return true;
+}
+
+void Searcher::search_strand(std::uint32_t pi, Strand strand, std::uint64_t text_idx,
+                             HitList& out) {
+  const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
+  strand_candidates(prof, strand, /*stop_at_first=*/false);
+  if (options_.selection != Selection::best) {
+    for (const EndCost& end : selected_) {
+      if (options_.n_filter_on() && !passes_end_window_check(strand, prof.m, end.pos)) continue;
+      emit_hit(prof, strand, end, pi, text_idx, out);
+    }
+    return;
+  }
+  // best: lowest cost, ties -> largest end (in this strand's orientation), among the local
+  // minima that pass the N filter.
+  sort_best_first();
+  for (const EndCost& end : selected_) {
+    if (options_.n_filter_on() && !passes_end_window_check(strand, prof.m, end.pos)) continue;
+    if (emit_hit(prof, strand, end, pi, text_idx, out)) return;
+  }
 }
 
 bool Searcher::survives_n_filter(const StrandProfile& prof, Strand strand, const EndCost& end) {
@@ -130,11 +302,12 @@ bool Searcher::survives_n_filter(const StrandProfile& prof, Strand strand, const
   // latter reaches further left only for right-overhang ends. No N in either: both pass.
   const std::uint64_t window = std::max<std::int64_t>(std::int64_t{prof.m} - options_.k, 0);
   std::uint64_t s = end.pos > band ? std::min(end.pos - band, e) : 0;
-  s = std::min(s, e > window ? e - window : 0);
+  s = std::min(s, saturating_sub(e, window));
   if (count_n(strand, s, e) == 0) return true;
   if (!passes_end_window_check(strand, prof.m, end.pos)) return false;
   scratch_ops_.clear();
-  const TraceResult tr = tracer_.trace(prof, strand_text(strand), end.pos, options_, scratch_ops_);
+  const TraceResult tr = tracer_.trace(prof, strand_text_.codes, strand_text_.begin,
+                                       strand_text_.n, end.pos, options_, scratch_ops_);
   return passes_region_check(strand, tr.start, tr.end);
 }
 
@@ -144,93 +317,17 @@ void Searcher::sort_best_first() {
   });
 }
 
-// Fills selected_ with the candidate ends of one strand, in increasing p: the local minima,
-// or every end with cost <= k (all_ends and best).
-void Searcher::collect_ends(const StrandProfile& prof, std::span<const std::uint8_t> text,
-                            bool stop_at_first) {
-  selected_.clear();
-  const std::uint64_t n = text.size();
-  const std::uint32_t m = prof.m;
-  const std::uint32_t extra = right_overhang_steps(options_, m);
-  if (n == 0 && extra == 0) return;  // an empty text has no end positions to report
-  const std::int32_t k = options_.k;
-  // best picks among the local minima (Sassy only_best_match on `search`).
-  const bool minima = options_.selection != Selection::all_ends && !stop_at_first;
-  LocalMinimaSelector selector;
-  auto push = [&](std::uint64_t p, std::int32_t cost) {
-    if (minima) selector.push(p, cost, selected_);
-    else selected_.push_back({p, cost});
-  };
-
-  // Column 0: D(j, 0) = L(j); vertical deltas L(j+1) - L(j) are 0 or 1.
-  for (std::uint32_t w = 0; w < prof.words; ++w) {
-    vp_[w] = ~std::uint64_t{0};
-    vn_[w] = 0;
-  }
-  if (options_.overhang) {
-    for (std::uint32_t j = 0; j < m; ++j)
-      if (overhang_cost(options_, j + 1) == overhang_cost(options_, j))
-        vp_[j >> 6] &= ~(std::uint64_t{1} << (j & 63));
-  }
-  ColumnState state{vp_.data(), vn_.data(), overhang_cost(options_, m)};
-  if (state.score <= k) push(0, static_cast<std::int32_t>(state.score));
-  if (stop_at_first && !selected_.empty()) return;
-
-  const ScanFn scan = stop_at_first ? kernel_.scan_first : kernel_.scan;
-  for (std::uint64_t pos = 0; pos < n; pos += kScanChunk) {
-    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kScanChunk, n - pos));
-    const std::size_t found = scan(prof, state, text.data() + pos, len, pos, k, ends_.data());
-    for (std::size_t e = 0; e < found; ++e) push(ends_[e].pos, ends_[e].cost);
-    if (stop_at_first && !selected_.empty()) return;
-  }
-
-  if (extra > 0) {
-    // Right overhang: C[n + o] = D(m - o, n) + floor(alpha * o), from the last column.
-    column_[0] = 0;
-    for (std::uint32_t j = 0; j < m; ++j)
-      column_[j + 1] = column_[j] + static_cast<std::int32_t>((vp_[j >> 6] >> (j & 63)) & 1u) -
-                       static_cast<std::int32_t>((vn_[j >> 6] >> (j & 63)) & 1u);
-    for (std::uint32_t o = 1; o <= extra; ++o) {
-      const std::int32_t cost = column_[m - o] + overhang_cost(options_, o);
-      if (cost <= k) push(n + o, cost);
-    }
-  }
-  if (minima) selector.finish(n + extra, selected_);
-}
-
-void Searcher::search_strand(std::uint32_t pi, Strand strand, std::uint64_t text_idx,
-                             HitList& out) {
-  const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
-  const std::span<const std::uint8_t> text = strand_text(strand);
-  collect_ends(prof, text);
-
-  if (options_.selection != Selection::best) {
-    for (const EndCost& end : selected_) {
-      if (options_.n_filter_on() && !passes_end_window_check(strand, prof.m, end.pos)) continue;
-      emit_hit(prof, strand, text, end, pi, text_idx, out);
-    }
-    return;
-  }
-  // best: lowest cost, ties -> largest end (in this strand's orientation), among the local minima
-  // that pass the N filter.
-  sort_best_first();
-  for (const EndCost& end : selected_) {
-    if (options_.n_filter_on() && !passes_end_window_check(strand, prof.m, end.pos)) continue;
-    if (emit_hit(prof, strand, text, end, pi, text_idx, out)) return;
-  }
-}
-
 // Traces one end and appends its hit unless the traced-region N check drops it.
-bool Searcher::emit_hit(const StrandProfile& prof, Strand strand,
-                        std::span<const std::uint8_t> text, const EndCost& end,
+bool Searcher::emit_hit(const StrandProfile& prof, Strand strand, const EndCost& end,
                         std::uint32_t pi, std::uint64_t text_idx, HitList& out) {
   const std::size_t ops_before = out.cigar_ops.size();
-  const TraceResult tr = tracer_.trace(prof, text, end.pos, options_, out.cigar_ops);
+  const TraceResult tr = tracer_.trace(prof, strand_text_.codes, strand_text_.begin,
+                                       strand_text_.n, end.pos, options_, out.cigar_ops);
   if (options_.n_filter_on() && !passes_region_check(strand, tr.start, tr.end)) {
     out.cigar_ops.resize(ops_before);
     return false;
   }
-  const std::uint64_t n = text.size();
+  const std::uint64_t n = text_.size();
   Hit h;
   h.text_idx = text_idx;
   h.start = strand == Strand::fwd ? tr.start : n - tr.end;
@@ -246,6 +343,8 @@ bool Searcher::emit_hit(const StrandProfile& prof, Strand strand,
   return true;
 }
 
+// Ns in [s, e) of the strand's text. Ranges are at most m + k long, so a direct count is
+// cheaper than any index (and needs no per-record set-up).
 std::uint64_t Searcher::count_n(Strand strand, std::uint64_t s, std::uint64_t e) const {
   const std::uint64_t n = text_.size();
   if (strand == Strand::rc) {
@@ -253,15 +352,9 @@ std::uint64_t Searcher::count_n(Strand strand, std::uint64_t s, std::uint64_t e)
     e = n - s;
     s = fs;
   }
-  // Ns before position x = Ns in runs wholly before x, plus the part of the run holding x.
-  auto before = [this](std::uint64_t x) -> std::uint64_t {
-    auto it = std::upper_bound(n_runs_.begin(), n_runs_.end(), x,
-                               [](std::uint64_t v, const NRun& r) { return v < r.start; });
-    if (it == n_runs_.begin()) return 0;
-    --it;
-    return it->before + (std::min(x, it->end) - it->start);
-  };
-  return before(e) - before(s);
+  std::uint64_t count = 0;
+  for (std::uint64_t i = s; i < e; ++i) count += is_n_byte(static_cast<std::uint8_t>(text_[i]));
+  return count;
 }
 
 // Sassy's check 1: the window of m - k characters before the end, divided by m + k.
@@ -269,7 +362,7 @@ bool Searcher::passes_end_window_check(Strand strand, std::uint32_t m, std::uint
   const std::uint64_t n = text_.size();
   const std::uint64_t e = std::min(p, n);
   const std::int64_t w = std::max<std::int64_t>(std::int64_t{m} - options_.k, 0);
-  const std::uint64_t s = e > static_cast<std::uint64_t>(w) ? e - static_cast<std::uint64_t>(w) : 0;
+  const std::uint64_t s = saturating_sub(e, static_cast<std::uint64_t>(w));
   if (s >= n || e == s) return true;
   const float frac = static_cast<float>(count_n(strand, s, e)) /
                      static_cast<float>(std::int64_t{m} + options_.k);

@@ -5,10 +5,9 @@
 
 namespace trawl {
 
-TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_t> text,
-                          std::uint64_t p, const SearchOptions& options,
-                          std::vector<CigarOp>& ops) {
-  const std::uint64_t n = text.size();
+TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_t> codes,
+                          std::uint64_t codes_begin, std::uint64_t n, std::uint64_t p,
+                          const SearchOptions& options, std::vector<CigarOp>& ops) {
   const std::uint32_t m = prof.m;
   const std::uint32_t o = p > n ? static_cast<std::uint32_t>(p - n) : 0;  // right overhang
   const std::uint32_t rows = m - o;
@@ -17,6 +16,9 @@ TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_
   // Any alignment of cost <= k spans at most m + k text characters, so the band holds
   // every cell of every optimal path and tracing in it equals tracing the full matrix.
   const std::uint64_t s = p > band ? p - band : 0;
+  if (s < codes_begin || i_end > codes_begin + codes.size())
+    throw std::logic_error("traceback: text slice does not cover the band");
+  const std::uint8_t* text = codes.data() + (s - codes_begin);  // text[i] = position s + i
   const std::size_t cols = static_cast<std::size_t>(i_end - s);
   const std::size_t width = cols + 1;
   dp_.resize((std::size_t{rows} + 1) * width);
@@ -30,7 +32,7 @@ TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_
     const std::int32_t* up = &D(j - 1, 0);
     std::int32_t* row = &D(j, 0);
     for (std::size_t i = 1; i <= cols; ++i) {
-      std::int32_t best = up[i - 1] + (prof.eq(j - 1, text[s + i - 1]) ? 0 : 1);
+      std::int32_t best = up[i - 1] + (prof.eq(j - 1, text[i - 1]) ? 0 : 1);
       best = std::min(best, up[i] + 1);
       best = std::min(best, row[i - 1] + 1);
       row[i] = best;
@@ -48,7 +50,7 @@ TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_
       g -= overhang_cost(options, static_cast<std::uint32_t>(j));
       break;
     }
-    if (i > 0 && D(j - 1, i - 1) == g && prof.eq(static_cast<std::uint32_t>(j - 1), text[s + i - 1])) {
+    if (i > 0 && D(j - 1, i - 1) == g && prof.eq(static_cast<std::uint32_t>(j - 1), text[i - 1])) {
       rev_ops_.push_back('=');
       --j, --i;
       continue;

@@ -20,6 +20,7 @@ struct PipelineOptions {
   std::uint64_t batch_bases = 1 << 20;  // residues per batch (whole records)
   bool paired = false;                // pattern i is searched only in record i
   ResultShape shape;
+  bool best = false;  // --best (count keeps one hit per strand)
 };
 
 struct RunStats {

@@ -1,9 +1,10 @@
 #pragma once
-// Searcher: one per thread. Runs every pattern (or one, for --paired) over one record and
-// appends the selected, filtered, traced hits. Owns all scratch buffers, so steady-state
-// searching allocates nothing.
+// Searcher: one per thread. Runs patterns over one record, or over one window of a long
+// record, and reports the selected, filtered, traced hits. Owns all scratch buffers, so
+// steady-state searching allocates nothing.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,23 @@
 #include "trawl/traceback.h"
 
 namespace trawl {
+
+// The part of a long record one task answers for, in forward end positions [begin, end).
+// Windows that tile [0, infinity) give exactly the hits of the unsplit record (DESIGN §3):
+// a '+' run of ends with cost <= k belongs to the window holding its first end, a '-' run
+// to the window holding the forward start of its last reversed end, and each window looks
+// as far beyond its borders as its runs need.
+struct Window {
+  static constexpr std::uint64_t kOpen = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t begin = 0;
+  std::uint64_t end = kOpen;  // kOpen: the last window
+};
+
+// Hits per strand of one (pattern, record or window), as count needs them.
+struct StrandCounts {
+  std::uint32_t fwd = 0;
+  std::uint32_t rc = 0;
+};
 
 class Searcher {
  public:
@@ -26,57 +44,74 @@ class Searcher {
   void search_pattern(std::uint32_t pattern_idx, std::uint64_t text_idx, std::string_view text,
                       HitList& out);
 
-  // Tiered access for count/contains: set_text() once per record, then any of these per
-  // pattern. The text must outlive the calls.
+  // Tiered access: set_text() (whole record) or set_window() (one window of a record) once,
+  // then any of these per pattern. The text must outlive the calls.
   void set_text(std::string_view text);
+  void set_window(std::string_view text, Window window);
+  // Appends the hits (of the window, when one is set), sorted as search_record does.
   void find_hits(std::uint32_t pattern_idx, std::uint64_t text_idx, HitList& out);
-  // Number of hits find_hits would report, without traceback unless the N filter needs
-  // one (only for candidates with an N near them).
-  std::uint32_t count_hits(std::uint32_t pattern_idx);
+  // Hits per strand that find_hits would report without --best (for --best, a strand has a
+  // hit iff its count is > 0). No traceback unless the N filter needs one.
+  StrandCounts count_hits(std::uint32_t pattern_idx);
   // Whether find_hits would report anything; stops at the first qualifying end, forward
   // strand first.
   bool has_hit(std::uint32_t pattern_idx);
 
  private:
+  // A strand's text (class-encoded, in the strand's orientation) or a slice of it.
+  struct StrandText {
+    std::span<const std::uint8_t> codes;  // positions [begin, begin + codes.size())
+    std::uint64_t begin = 0;
+    std::uint64_t n = 0;  // length of the whole strand text
+  };
+  // Which runs of ends with cost <= k a scan answers for, in the strand's end positions.
+  enum class Own : std::uint8_t { all, runs_starting_in, runs_ending_in };
+  struct Ownership {
+    Own kind = Own::all;
+    std::uint64_t a = 0, b = Window::kOpen;  // [a, b)
+  };
+
+  // Fills selected_ with the candidate ends (local minima, or all ends for all_ends) of
+  // the owned runs, in increasing p; with stop_at_first, stops once one owned end is known.
+  // Returns false when `st` is too short to tell which runs are owned.
+  bool collect_ends(const StrandProfile& prof, const StrandText& st, Ownership own,
+                    bool stop_at_first);
+  // Candidate ends of one strand for the current record or window; sets strand_text_.
+  void strand_candidates(const StrandProfile& prof, Strand strand, bool stop_at_first);
+  void encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi);
+
   void search_strand(std::uint32_t pattern_idx, Strand strand, std::uint64_t text_idx,
                      HitList& out);
-  std::span<const std::uint8_t> strand_text(Strand strand) const;
-  // Fills selected_ with the candidate ends of one strand. With `stop_at_first`, returns
-  // as soon as one end with cost <= k is known (no selection; for has_hit).
-  void collect_ends(const StrandProfile& prof, std::span<const std::uint8_t> text,
-                    bool stop_at_first = false);
+  bool emit_hit(const StrandProfile& prof, Strand strand, const EndCost& end,
+                std::uint32_t pattern_idx, std::uint64_t text_idx, HitList& out);
   // Whether the candidate end survives the N filter, tracing only if an N is near it.
   bool survives_n_filter(const StrandProfile& prof, Strand strand, const EndCost& end);
   // best: lowest cost first, ties -> largest end in the strand's orientation.
   void sort_best_first();
-  bool emit_hit(const StrandProfile& prof, Strand strand, std::span<const std::uint8_t> text,
-                const EndCost& end, std::uint32_t pattern_idx, std::uint64_t text_idx,
-                HitList& out);
   // N filter (SPEC §6), Sassy's two checks. Ranges are in the strand's coordinates.
   bool passes_end_window_check(Strand strand, std::uint32_t m, std::uint64_t p) const;
   bool passes_region_check(Strand strand, std::uint64_t s, std::uint64_t e) const;
   std::uint64_t count_n(Strand strand, std::uint64_t s, std::uint64_t e) const;
-  // Runs of N/n in the current record (forward coordinates) with the number of Ns before
-  // each run, so count_n is a binary search. Filled only when the N filter is on.
-  struct NRun {
-    std::uint64_t start, end, before;
-  };
-  std::vector<NRun> n_runs_;
-  std::vector<CigarOp> scratch_ops_;
-  std::vector<std::uint64_t> profile_scratch_;  // profiles built on demand (huge sets)  // traces made only to decide the N filter
 
   const PatternSet& patterns_;
   SearchOptions options_;
   const KernelFns& kernel_;
   Tracer tracer_;
+  std::array<std::uint8_t, 256> class_of_{};  // text byte -> class
   std::vector<std::uint64_t> vp_, vn_;
   std::vector<EndCost> ends_;        // kernel output, one chunk at a time
   std::vector<EndCost> selected_;    // chosen end positions of the current strand
+  std::vector<EndCost> run_;         // the open run, while its ownership is undecided
   std::vector<std::int32_t> column_; // D(j, n) of the last column (right overhang)
-  std::array<std::uint8_t, 256> class_of_{};  // text byte -> class
-  std::vector<std::uint8_t> fwd_text_;        // the record as classes
-  std::vector<std::uint8_t> rev_text_;        // reverse(record) as classes (rc strand)
-  std::string_view text_;                     // the current record's bytes
+  std::vector<CigarOp> scratch_ops_;            // traces made only to decide the N filter
+  std::vector<std::uint64_t> profile_scratch_;  // profiles built on demand (huge sets)
+
+  std::string_view text_;                  // the current record's bytes
+  bool windowed_ = false;
+  Window window_;
+  std::vector<std::uint8_t> fwd_codes_;    // whole record (or a window slice) as classes
+  std::vector<std::uint8_t> rev_codes_;    // reverse(record) as classes (rc strand)
+  StrandText strand_text_;                 // what the last strand_candidates() scanned
 };
 
 }  // namespace trawl

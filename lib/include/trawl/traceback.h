@@ -21,10 +21,12 @@ struct TraceResult {
 class Tracer {
  public:
   // Traces the alignment ending at end position p (0 <= p <= n + S) of `profile.used`
-  // against `text` (class-encoded, the strand's orientation, n = text.size()). Appends its
-  // CIGAR runs, in pattern direction, to `ops`.
-  TraceResult trace(const StrandProfile& profile, std::span<const std::uint8_t> text,
-                    std::uint64_t p, const SearchOptions& options, std::vector<CigarOp>& ops);
+  // against a strand text of length n (class-encoded, the strand's orientation), of which
+  // `codes` holds positions [codes_begin, codes_begin + codes.size()); it must cover
+  // [p - (m + k), min(p, n)). Appends the CIGAR runs, in pattern direction, to `ops`.
+  TraceResult trace(const StrandProfile& profile, std::span<const std::uint8_t> codes,
+                    std::uint64_t codes_begin, std::uint64_t n, std::uint64_t p,
+                    const SearchOptions& options, std::vector<CigarOp>& ops);
 
  private:
   std::vector<std::int32_t> dp_;
