@@ -5,6 +5,7 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_pipeline.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,11 +16,32 @@
 namespace trawl {
 namespace {
 
-// Everything one batch needs on its way through the pipeline; recycled, never freed
-// during the run.
+// A record longer than a batch, held whole and searched as (pattern, window) tasks of
+// about batch_bases residues each, so one chromosome keeps every thread busy.
+struct LongRecord {
+  std::uint64_t text_idx = 0;
+  std::string name;
+  std::string seq;
+};
+
+struct WindowTask {
+  std::shared_ptr<const LongRecord> record;
+  std::uint32_t pattern = 0;
+  Window window;
+  bool last_window = false;   // of this (record, pattern)
+  bool last_of_record = false;
+  bool no_pattern = false;    // --paired surplus record: counted, not searched
+};
+
+// Everything one task needs on its way through the pipeline; recycled, never freed during
+// the run. Either a batch of whole records or one window task.
 struct Batch {
   RecordBatch records;
+  WindowTask task;
+  bool is_window = false;
   BatchResults results;
+  StrandCounts window_counts;
+  bool window_contains = false;
   std::string formatted;
 };
 
@@ -70,6 +92,20 @@ void search_batch(Searcher& searcher, const PatternSet& patterns, const Pipeline
   }
 }
 
+void search_window(Searcher& searcher, const PipelineOptions& opt, Batch& b) {
+  b.results.clear();
+  const WindowTask& t = b.task;
+  b.window_counts = {};
+  b.window_contains = false;
+  if (t.no_pattern) return;
+  searcher.set_window(t.record->seq, t.window);
+  switch (opt.shape.command) {
+    case Command::hits: searcher.find_hits(t.pattern, t.record->text_idx, b.results.hits); break;
+    case Command::count: b.window_counts = searcher.count_hits(t.pattern); break;
+    case Command::contains: b.window_contains = searcher.has_hit(t.pattern); break;
+  }
+}
+
 std::uint64_t hits_in(const BatchResults& r, Command command) {
   std::uint64_t total = r.hits.hits.size();
   for (const PairCount& pc : r.pair_counts) total += pc.count;
@@ -77,6 +113,222 @@ std::uint64_t hits_in(const BatchResults& r, Command command) {
     for (std::uint8_t f : r.contains) total += f;
   return total;
 }
+
+bool output_before(const Hit& a, const Hit& b) {
+  if (a.start != b.start) return a.start < b.start;
+  if (a.strand != b.strand) return a.strand < b.strand;
+  if (a.end != b.end) return a.end < b.end;
+  return a.pattern_end > b.pattern_end;
+}
+
+// Serial stage helper: merges the window results of a long record into rows in SPEC §7
+// order. Hits are released as soon as no later window can produce a hit before them: every
+// hit of a later window starts at or after window.end - (m + k) (see trawl::Window).
+class LongRecordAssembler {
+ public:
+  LongRecordAssembler(const PatternSet& patterns, const PipelineOptions& opt, int k,
+                      ResultSink& sink)
+      : patterns_(patterns), opt_(opt), k_(k), sink_(sink) {}
+
+  // Returns the number of hits (or records/pairs with hits, for contains) it emitted.
+  std::uint64_t add(const Batch& b) {
+    const WindowTask& t = b.task;
+    const Command command = opt_.shape.command;
+    out_.clear();
+    if (t.no_pattern) return 0;
+    if (command == Command::hits) add_hits(b);
+    if (command == Command::count) {
+      counts_.fwd += b.window_counts.fwd;
+      counts_.rc += b.window_counts.rc;
+      if (t.last_window) {
+        const std::uint32_t c = hit_count(counts_, opt_.best);
+        if (c > 0 || opt_.shape.zeros) out_.pair_counts.push_back({t.record->text_idx, t.pattern, c});
+        counts_ = {};
+      }
+    }
+    if (command == Command::contains) {
+      pair_contains_ = pair_contains_ || b.window_contains;
+      if (t.last_window) {
+        if (opt_.shape.per_pair)
+          out_.pair_counts.push_back({t.record->text_idx, t.pattern, pair_contains_ ? 1u : 0u});
+        record_contains_ = record_contains_ || pair_contains_;
+        pair_contains_ = false;
+      }
+      if (t.last_of_record && !opt_.shape.per_pair) {
+        out_.contains.push_back(record_contains_ ? 1 : 0);
+        record_contains_ = false;
+      }
+    }
+    view_.clear();
+    view_.first_record = t.record->text_idx;
+    view_.names = t.record->name;
+    view_.name_spans.push_back({0, t.record->name.size()});
+    view_.seq_spans.push_back({0, t.record->seq.size()});
+    view_.external_seq = &t.record->seq;
+    formatted_.clear();
+    sink_.format(view_, out_, formatted_);
+    sink_.write(view_, out_, formatted_);
+    return hits_in(out_, command);
+  }
+
+ private:
+  void add_hits(const Batch& b) {
+    const WindowTask& t = b.task;
+    const HitList& in = b.results.hits;
+    for (const Hit& h : in.hits) {
+      Hit copy = h;
+      copy.cigar_offset = static_cast<std::uint32_t>(pending_.cigar_ops.size());
+      const auto ops = in.cigar(h);
+      pending_.cigar_ops.insert(pending_.cigar_ops.end(), ops.begin(), ops.end());
+      pending_.hits.push_back(copy);
+    }
+    // --best holds every window's best until the last window of the pair.
+    std::uint64_t watermark = 0;
+    if (t.last_window) {
+      watermark = Window::kOpen;
+      if (opt_.best) keep_best();
+    } else if (!opt_.best) {
+      const std::uint64_t band = patterns_.pattern(t.pattern).seq.size() +
+                                 static_cast<std::uint64_t>(k_);
+      watermark = t.window.end > band ? t.window.end - band : 0;
+    }
+    std::stable_sort(pending_.hits.begin(), pending_.hits.end(), output_before);
+    std::size_t release = 0;
+    while (release < pending_.hits.size() && pending_.hits[release].start < watermark) ++release;
+    for (std::size_t i = 0; i < release; ++i) {
+      Hit h = pending_.hits[i];
+      const auto ops = pending_.cigar(h);
+      h.cigar_offset = static_cast<std::uint32_t>(out_.hits.cigar_ops.size());
+      out_.hits.cigar_ops.insert(out_.hits.cigar_ops.end(), ops.begin(), ops.end());
+      out_.hits.hits.push_back(h);
+    }
+    pending_.hits.erase(pending_.hits.begin(), pending_.hits.begin() + static_cast<std::ptrdiff_t>(release));
+    if (pending_.hits.empty()) pending_.cigar_ops.clear();
+  }
+
+  // Keeps one hit per strand: lowest cost, ties -> largest end in the strand's orientation
+  // (for '-' the smallest forward start).
+  void keep_best() {
+    const Hit* best[2] = {nullptr, nullptr};
+    for (const Hit& h : pending_.hits) {
+      const Hit*& slot = best[h.strand == Strand::fwd ? 0 : 1];
+      const bool better = !slot || h.cost < slot->cost ||
+                          (h.cost == slot->cost && (h.strand == Strand::fwd ? h.end > slot->end
+                                                                          : h.start < slot->start));
+      if (better) slot = &h;
+    }
+    std::vector<Hit> kept;
+    for (const Hit* h : best)
+      if (h) kept.push_back(*h);
+    pending_.hits = std::move(kept);
+  }
+
+  const PatternSet& patterns_;
+  const PipelineOptions& opt_;
+  int k_;
+  ResultSink& sink_;
+  HitList pending_;  // hits not yet released, with their CIGAR runs
+  StrandCounts counts_;
+  bool pair_contains_ = false, record_contains_ = false;
+  BatchResults out_;
+  RecordBatch view_;
+  std::string formatted_;
+};
+
+// The serial input stage: batches of whole records, and the window tasks of long records.
+class TaskSource {
+ public:
+  TaskSource(FastxReader& reader, const PatternSet& patterns, const PipelineOptions& opt)
+      : reader_(reader), patterns_(patterns), opt_(opt) {}
+
+  // Fills `b` with the next task; false at the end of the input.
+  bool next(Batch& b) {
+    b.records.clear();
+    if (long_ && emit_window(b)) return true;
+    b.is_window = false;
+    b.records.first_record = next_record_;
+    while (b.records.bases() < opt_.batch_bases && reader_.next(b.records)) {
+      const std::size_t last = b.records.size() - 1;
+      if (b.records.seq(last).size() > opt_.batch_bases) {
+        take_long_record(b.records);
+        break;
+      }
+    }
+    next_record_ = b.records.first_record + b.records.size();
+    if (b.records.size() > 0) return true;
+    return long_ && emit_window(b);
+  }
+
+ private:
+  // Moves the last record of the batch out into long_ (no copy when it is alone).
+  void take_long_record(RecordBatch& rb) {
+    auto rec = std::make_shared<LongRecord>();
+    const std::size_t last = rb.size() - 1;
+    rec->text_idx = rb.first_record + last;
+    rec->name = std::string(rb.name(last));
+    if (last == 0) {
+      rec->seq.swap(rb.seqs);
+    } else {
+      rec->seq = std::string(rb.seq(last));
+      rb.seqs.resize(rb.seq_spans[last].offset);
+    }
+    rb.names.resize(rb.name_spans[last].offset);
+    rb.name_spans.pop_back();
+    rb.seq_spans.pop_back();
+    rb.first_record = rec->text_idx - last;
+    if (last == 0) rb.clear();
+    long_ = std::move(rec);
+    next_record_ = long_->text_idx + 1;
+    const auto npat = static_cast<std::uint32_t>(patterns_.size());
+    if (opt_.paired) {
+      pattern_ = long_->text_idx < npat ? static_cast<std::uint32_t>(long_->text_idx) : npat;
+      pattern_end_ = long_->text_idx < npat ? pattern_ + 1 : npat;
+    } else {
+      pattern_ = 0;
+      pattern_end_ = npat;
+    }
+    window_begin_ = 0;
+    // A --paired surplus record has no pattern: one task that only counts it.
+    no_pattern_ = pattern_ == pattern_end_;
+    if (no_pattern_) pattern_end_ = pattern_ + 1;
+  }
+
+  bool emit_window(Batch& b) {
+    if (pattern_ >= pattern_end_) {
+      long_.reset();
+      return false;
+    }
+    b.is_window = true;
+    WindowTask& t = b.task;
+    t.record = long_;
+    t.pattern = pattern_;
+    const std::uint64_t n = long_->seq.size();
+    const std::uint64_t size = opt_.batch_bases;
+    t.window.begin = window_begin_;
+    t.window.end = window_begin_ + size < n ? window_begin_ + size : Window::kOpen;
+    t.last_window = t.window.end == Window::kOpen || no_pattern_;
+    t.last_of_record = t.last_window && pattern_ + 1 == pattern_end_;
+    t.no_pattern = no_pattern_;
+    if (t.last_window) {
+      ++pattern_;
+      window_begin_ = 0;
+    } else {
+      window_begin_ = t.window.end;
+    }
+    b.records.first_record = long_->text_idx;
+    return true;
+  }
+
+ private:
+  FastxReader& reader_;
+  const PatternSet& patterns_;
+  const PipelineOptions& opt_;
+  std::uint64_t next_record_ = 0;
+  std::shared_ptr<const LongRecord> long_;
+  std::uint32_t pattern_ = 0, pattern_end_ = 0;
+  std::uint64_t window_begin_ = 0;
+  bool no_pattern_ = false;
+};
 
 }  // namespace
 
@@ -87,8 +339,8 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   const int threads = opt.threads < 1 ? 1 : opt.threads;
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                   static_cast<std::size_t>(threads));
-  // About four batches per thread in flight keeps every thread busy while the serial
-  // stages work, and bounds memory to that many batches.
+  // About four tasks per thread in flight keeps every thread busy while the serial stages
+  // work, and bounds memory to that many batches (plus the long record being split).
   const std::size_t tokens = 4 * static_cast<std::size_t>(threads);
   std::vector<std::unique_ptr<Batch>> pool;
   tbb::concurrent_queue<Batch*> free_batches;
@@ -98,11 +350,11 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   }
   tbb::enumerable_thread_specific<Searcher> searchers(
       [&] { return Searcher(patterns, options, kernel); });
+  TaskSource source(reader, patterns, opt);
+  LongRecordAssembler assembler(patterns, opt, options.k, sink);
 
   RunStats stats;
-  std::uint64_t next_record = 0;
   bool input_done = false;
-
   tbb::parallel_pipeline(
       tokens,
       tbb::make_filter<void, Batch*>(
@@ -113,31 +365,41 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
               fc.stop();
               return nullptr;
             }
-            b->records.clear();
-            b->records.first_record = next_record;
-            if (!reader.fill(b->records, opt.batch_bases)) {
+            if (!source.next(*b)) {
               input_done = true;
               free_batches.push(b);
               fc.stop();
               return nullptr;
             }
-            next_record += b->records.size();
             return b;
           }) &
           tbb::make_filter<Batch*, Batch*>(
               tbb::filter_mode::parallel,
               [&](Batch* b) {
-                search_batch(searchers.local(), patterns, opt, *b);
-                b->formatted.clear();
-                sink.format(b->records, b->results, b->formatted);
+                if (b->is_window) {
+                  search_window(searchers.local(), opt, *b);
+                } else {
+                  search_batch(searchers.local(), patterns, opt, *b);
+                  b->formatted.clear();
+                  sink.format(b->records, b->results, b->formatted);
+                }
                 return b;
               }) &
           tbb::make_filter<Batch*, void>(
               tbb::filter_mode::serial_in_order, [&](Batch* b) {
-                sink.write(b->records, b->results, b->formatted);
-                stats.records += b->records.size();
-                stats.bases += b->records.bases();
-                stats.hits += hits_in(b->results, opt.shape.command);
+                if (b->is_window) {
+                  stats.hits += assembler.add(*b);
+                  if (b->task.last_of_record) {
+                    stats.records += 1;
+                    stats.bases += b->task.record->seq.size();
+                  }
+                  b->task.record.reset();
+                } else {
+                  sink.write(b->records, b->results, b->formatted);
+                  stats.records += b->records.size();
+                  stats.bases += b->records.bases();
+                  stats.hits += hits_in(b->results, opt.shape.command);
+                }
                 free_batches.push(b);
                 if (progress) progress(stats);
               }));

@@ -5,6 +5,8 @@
 //   TRAWL_DIFF_CASES  number of cases (default 200000)
 //   TRAWL_DIFF_SEED   base seed (default below); case i uses its own seed derived from it
 //   TRAWL_DIFF_ONLY   run only case number i (to reproduce a printed failure quickly)
+//   TRAWL_DIFF_KEEP_GOING=1  do not stop at the first failure: count all failing cases and
+//                     print the first 5 (for triage)
 //   TRAWL_DIFF_BEST_FROM=all_ends  Selection::best picks among all ends instead of the
 //                     local minima (see oracle.h BestFrom; differs only with the N filter)
 // On the first failure the test prints the seed, the case number, the options, the patterns
@@ -54,7 +56,7 @@ struct Rng {
   bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
   template <class T, std::size_t N>
   T pick(const T (&a)[N]) { return a[below(N)]; }
-  char pick(std::string_view s) { return s[below(s.size())]; }
+  char pick(std::string_view pool) { return pool[below(pool.size())]; }
 };
 
 std::optional<std::uint64_t> env_u64(const char* name) {
@@ -63,7 +65,12 @@ std::optional<std::uint64_t> env_u64(const char* name) {
   return std::strtoull(v, nullptr, 0);
 }
 
+// How the PatternSet is built: the plain constructor, with every profile built on demand
+// (precompute_limit 0, the path for millions of --paired patterns), or with add()/finish().
+enum class Build { precomputed, on_demand, incremental };
+
 struct Case {
+  Build build = Build::precomputed;
   SearchOptions opt;
   std::vector<std::string> patterns;
   std::vector<std::string> texts;  // searched one after another with the same Searcher
@@ -277,13 +284,15 @@ Case make_case(Rng& r) {
     // Keep the work bounded: the oracle is O(n·m) per strand, and with large k nearly every
     // end becomes a hit that the library traces in O(m·(m+k)).
     const std::uint64_t mm = mmax;
-    n = std::min<std::uint64_t>(n, 150000 / mm);
+    n = std::min<std::uint64_t>(n, 100000 / mm);
     if (2 * static_cast<std::uint64_t>(o.k) > mm)
-      n = std::min<std::uint64_t>(n, 4000000 / (mm * (mm + static_cast<std::uint64_t>(o.k))));
+      n = std::min<std::uint64_t>(n, 1200000 / (mm * (mm + static_cast<std::uint64_t>(o.k))));
     if (long_text && x == 0) n = r.chance(0.5) ? r.range(8100, 8300) : r.range(8300, 17000);
     c.texts.push_back(make_text(r, o, pools, c.patterns, n));
   }
   c.text_idx = r.below(1000);
+  const std::uint64_t b = r.below(10);
+  c.build = b < 7 ? Build::precomputed : b < 9 ? Build::on_demand : Build::incremental;
   return c;
 }
 
@@ -291,7 +300,11 @@ Case make_case(Rng& r) {
 
 std::string describe_case(const Case& c) {
   std::ostringstream s;
-  s << "options: " << trawl::oracle::describe(c.opt) << "\n";
+  s << "options: " << trawl::oracle::describe(c.opt) << ", PatternSet built "
+    << (c.build == Build::precomputed ? "precomputed"
+        : c.build == Build::on_demand ? "on demand (precompute_limit 0)"
+                                      : "incrementally (add/finish)")
+    << "\n";
   for (std::size_t i = 0; i < c.patterns.size(); ++i)
     s << "pattern[" << i << "] (m=" << c.patterns[i].size()
       << "): " << trawl::oracle::escape(c.patterns[i]) << "\n";
@@ -321,17 +334,26 @@ trawl::oracle::BestFrom best_from() {
 
 // Compares the library with the oracle on one case. Returns "" or a description of the first
 // difference.
-std::string run_case(const Case& c, Stats& stats, bool also_single = true) {
+std::string run_case(const Case& c, const trawl::KernelFns& kernel, Stats& stats,
+                     bool also_single = true) {
   std::vector<trawl::Pattern> ps;
   for (std::size_t i = 0; i < c.patterns.size(); ++i)
     ps.push_back({"p" + std::to_string(i), c.patterns[i]});
   std::optional<trawl::PatternSet> set;
   try {
-    set.emplace(std::move(ps), c.opt);
+    switch (c.build) {
+      case Build::precomputed: set.emplace(ps, c.opt); break;
+      case Build::on_demand: set.emplace(ps, c.opt, 0); break;  // profiles built per search
+      case Build::incremental:
+        set.emplace(c.opt);
+        for (const trawl::Pattern& p : ps) set->add(p.id, p.seq);
+        set->finish();
+        break;
+    }
   } catch (const std::exception& e) {
     return std::string("PatternSet threw: ") + e.what();
   }
-  trawl::Searcher searcher(*set, c.opt, trawl::scalar_kernel());
+  trawl::Searcher searcher(*set, c.opt, kernel);
   trawl::HitList out;
   for (std::size_t t = 0; t < c.texts.size(); ++t) {
     const std::string& text = c.texts[t];
@@ -408,10 +430,10 @@ std::string run_case(const Case& c, Stats& stats, bool also_single = true) {
 }
 
 // Greedy shrinking of a failing case to a small reproducer (single pattern, single text).
-Case shrink(Case c) {
+Case shrink(Case c, const trawl::KernelFns& kernel) {
   Stats st;
   auto fails = [&](const Case& x) {
-    const std::string r = run_case(x, st, false);
+    const std::string r = run_case(x, kernel, st, false);
     return !r.empty() && r.rfind("ORACLE BUG", 0) != 0;
   };
   // Single pattern / single text first.
@@ -477,16 +499,21 @@ single_done:
 
 }  // namespace
 
-TEST_CASE("differential: Searcher(scalar) vs naive oracle on seeded random cases") {
+TEST_CASE("differential: Searcher (every kernel) vs naive oracle on seeded random cases") {
   const std::uint64_t seed = env_u64("TRAWL_DIFF_SEED").value_or(kDefaultSeed);
   const std::uint64_t cases = env_u64("TRAWL_DIFF_CASES").value_or(kDefaultCases);
   const std::optional<std::uint64_t> only = env_u64("TRAWL_DIFF_ONLY");
   MESSAGE("differential seed TRAWL_DIFF_SEED=" << seed << ", cases " << cases);
 
+  // Every kernel is compared with the oracle on every case. Add the SIMD kernels here as
+  // they appear (those the CPU supports).
+  const std::vector<const trawl::KernelFns*> kernels = {&trawl::scalar_kernel()};
   const auto t0 = std::chrono::steady_clock::now();
   Stats stats;
   std::uint64_t ran = 0;
   std::uint64_t with_hits = 0;
+  std::uint64_t failures = 0;
+  const bool keep_going = env_u64("TRAWL_DIFF_KEEP_GOING").value_or(0) != 0;
   std::uint64_t counts[3] = {0, 0, 0};  // iupac, dna, ascii
   for (std::uint64_t i = only.value_or(0); i < (only ? *only + 1 : cases); ++i) {
     std::uint64_t s = seed ^ (i * 0xD1B54A32D192ED03ULL);
@@ -499,28 +526,34 @@ TEST_CASE("differential: Searcher(scalar) vs naive oracle on seeded random cases
       break;
     }
     const std::uint64_t hits_before = stats.hits;
-    const std::string diff = run_case(c, stats);
-    ++ran;
-    ++counts[static_cast<int>(c.opt.alphabet.alphabet)];
-    with_hits += stats.hits != hits_before;
-    if (!diff.empty()) {
+    for (const trawl::KernelFns* kernel : kernels) {
+      const std::string diff = run_case(c, *kernel, stats);
+      if (diff.empty()) continue;
+      ++failures;
+      if (keep_going && failures > 5) break;
       std::string report = "case #" + std::to_string(i) + " of TRAWL_DIFF_SEED=" +
                            std::to_string(seed) + " (rerun alone with TRAWL_DIFF_ONLY=" +
-                           std::to_string(i) + ")\n" + describe_case(c) + diff;
+                           std::to_string(i) + "), kernel " + kernel->name + "\n" +
+                           describe_case(c) + diff;
       if (diff.rfind("ORACLE BUG", 0) != 0) {
-        const Case small = shrink(c);
+        const Case small = shrink(c, *kernel);
         Stats st;
-        report += "\nshrunk reproducer:\n" + describe_case(small) + run_case(small, st, false);
+        report += "\nshrunk reproducer:\n" + describe_case(small) + run_case(small, *kernel, st, false);
       }
       FAIL_CHECK(report);
       break;
     }
+    ++ran;
+    ++counts[static_cast<int>(c.opt.alphabet.alphabet)];
+    with_hits += stats.hits != hits_before;
+    if (failures > 0 && !keep_going) break;
   }
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   MESSAGE("differential: " << ran << " cases (iupac " << counts[0] << ", dna " << counts[1]
                            << ", ascii " << counts[2] << "), " << with_hits
                            << " with hits, " << stats.hits << " hits compared, "
-                           << stats.cells / 1000000 << "M oracle cells, " << secs << " s");
+                           << stats.cells / 1000000 << "M oracle cells, " << secs << " s"
+                           << (keep_going ? ", failing cases: " + std::to_string(failures) : ""));
   CHECK(ran == (only ? 1 : cases));
 }

@@ -19,6 +19,9 @@ struct RecordBatch {
   std::string seqs;                // sequences, back to back, bytes exactly as read
   std::vector<Span> name_spans;
   std::vector<Span> seq_spans;
+  // A long record searched in windows is kept whole elsewhere; when set, it is this batch's
+  // only sequence (seq(0)).
+  const std::string* external_seq = nullptr;
 
   std::size_t size() const { return seq_spans.size(); }
   std::uint64_t bases() const { return seqs.size(); }
@@ -26,6 +29,7 @@ struct RecordBatch {
     return {names.data() + name_spans[i].offset, name_spans[i].length};
   }
   std::string_view seq(std::size_t i) const {
+    if (external_seq) return *external_seq;
     return {seqs.data() + seq_spans[i].offset, seq_spans[i].length};
   }
   void clear() {
@@ -33,6 +37,7 @@ struct RecordBatch {
     seqs.clear();
     name_spans.clear();
     seq_spans.clear();
+    external_seq = nullptr;
   }
 };
 
