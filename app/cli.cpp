@@ -15,6 +15,7 @@ Examples:
   trawl hits -p hello -k 1 --alphabet ascii -i notes.fa
   trawl count -l guides.txt -k 1 --by pattern reads.fq.gz
   trawl contains -f adapters.fa -k 2 reads.fq.gz
+  trawl hits -p ACGTACGTACGTAGC -k 2 -o hits.parquet genome.fa.gz
 )";
 
 void add_common_options(CLI::App& cmd, RunConfig& c) {
@@ -45,8 +46,15 @@ void add_common_options(CLI::App& cmd, RunConfig& c) {
                "text_id is the whole header line, not the name up to the first space");
   cmd.add_flag("--paired", c.paired, "Search pattern i only in record i");
   cmd.add_option("-o,--output", c.output, "Output file ('-' = stdout)")->capture_default_str();
-  cmd.add_option("--format", c.format, "Output format (default: from the -o name, else tsv)")
-      ->check(CLI::IsMember({"tsv"}));
+  cmd.add_option("--format", c.format,
+                 "tsv or parquet (default: from the -o name: .parquet, .tsv, .tsv.gz; else tsv)")
+      ->check(CLI::IsMember({"tsv", "parquet"}));
+  cmd.add_option("--compression", c.compression, "Parquet compression: zstd, snappy or none")
+      ->check(CLI::IsMember({"zstd", "snappy", "none"}))
+      ->capture_default_str();
+  cmd.add_option("--row-group-rows", c.row_group_rows, "Parquet rows per row group")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd.add_option("-t,--threads", c.threads, "Worker threads (default: all cores)")
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--batch-bases", c.batch_bases, "Residues per work batch")

@@ -36,6 +36,8 @@ struct RunConfig {
   bool paired = false;
   std::string output = "-";
   std::string format;  // tsv | parquet | "" (from the file name)
+  std::string compression = "zstd";  // Parquet: zstd | snappy | none
+  std::size_t row_group_rows = 1 << 20;
   int threads = 0;     // 0 = all cores
   std::uint64_t batch_bases = 1 << 20;
   bool quiet = false;

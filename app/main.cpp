@@ -117,11 +117,36 @@ int run(RunConfig& c) {
   OutputFile out(c.output);
   if (!out.temp_path().empty())
     std::strncpy(g_temp_path, out.temp_path().c_str(), sizeof g_temp_path - 1);
+  // Output format: --format, else the -o name (.parquet, .tsv, .tsv.gz), else TSV.
+  const auto ends_with = [&](const char* suffix) {
+    const std::string_view o = c.output, sfx = suffix;
+    return o.size() >= sfx.size() && o.substr(o.size() - sfx.size()) == sfx;
+  };
+  const bool parquet_out = c.format == "parquet" || (c.format.empty() && ends_with(".parquet"));
+  const bool gzip_out = !parquet_out && ends_with(".gz");
+  if (parquet_out && out.is_stdout() && ::isatty(1))
+    throw UsageError("refusing to write Parquet to a terminal: use -o FILE.parquet or a pipe");
+  std::unique_ptr<GzipByteSink> gzip;
+  if (gzip_out) gzip = std::make_unique<GzipByteSink>(out);
+  ByteSink& bytes = gzip ? static_cast<ByteSink&>(*gzip) : out;
   std::unique_ptr<ResultSink> sink;
-  switch (c.shape.command) {
-    case Command::hits: sink = make_tsv_hits_sink(out, patterns, opt.alphabet, c.columns); break;
-    case Command::count: sink = make_tsv_count_sink(out, patterns, c.shape); break;
-    case Command::contains: sink = make_tsv_contains_sink(out, patterns, c.shape); break;
+  if (parquet_out) {
+    ParquetOptions po;
+    po.compression = *parquet::parse_compression(c.compression);
+    po.row_group_rows = c.row_group_rows;
+    po.version = TRAWL_VERSION;
+    po.command_line = c.command_line;
+    switch (c.shape.command) {
+      case Command::hits: sink = make_parquet_hits_sink(bytes, patterns, opt.alphabet, c.columns, po); break;
+      case Command::count: sink = make_parquet_count_sink(bytes, patterns, c.shape, po); break;
+      case Command::contains: sink = make_parquet_contains_sink(bytes, patterns, c.shape, po); break;
+    }
+  } else {
+    switch (c.shape.command) {
+      case Command::hits: sink = make_tsv_hits_sink(bytes, patterns, opt.alphabet, c.columns); break;
+      case Command::count: sink = make_tsv_count_sink(bytes, patterns, c.shape); break;
+      case Command::contains: sink = make_tsv_contains_sink(bytes, patterns, c.shape); break;
+    }
   }
   PipelineOptions popt;
   popt.threads = threads;
@@ -144,6 +169,7 @@ int run(RunConfig& c) {
   RunStats stats = run_pipeline(reader, patterns, opt, kernel, *sink, popt,
                                 show_progress ? std::function<void(const RunStats&)>(progress)
                                               : std::function<void(const RunStats&)>());
+  if (gzip) gzip->finish();
   out.commit();
   g_temp_path[0] = 0;
   if (show_progress) std::fprintf(stderr, "\r\033[K");

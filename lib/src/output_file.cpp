@@ -5,9 +5,12 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 
 #include "trawl/errors.h"
+
+#include <zlib.h>
 
 namespace trawl {
 namespace {
@@ -82,6 +85,53 @@ void OutputFile::commit() {
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0)
     throw OutputError(path_ + ": cannot rename temporary file: " + std::strerror(errno));
   committed_ = true;
+}
+
+struct GzipByteSink::State {
+  z_stream z{};
+};
+
+GzipByteSink::GzipByteSink(ByteSink& out, int level) : out_(out), state_(new State) {
+  buf_.resize(1 << 18);
+  // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
+  if (deflateInit2(&state_->z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    delete state_;
+    throw OutputError("cannot start gzip compression");
+  }
+}
+
+GzipByteSink::~GzipByteSink() {
+  deflateEnd(&state_->z);
+  delete state_;
+}
+
+void GzipByteSink::pump(int flush) {
+  z_stream& z = state_->z;
+  do {
+    z.next_out = reinterpret_cast<Bytef*>(buf_.data());
+    z.avail_out = static_cast<uInt>(buf_.size());
+    const int rc = deflate(&z, flush);
+    if (rc == Z_STREAM_ERROR) throw OutputError("gzip compression failed");
+    out_.write(buf_.data(), buf_.size() - z.avail_out);
+  } while (z.avail_out == 0);
+}
+
+void GzipByteSink::write(const void* data, std::size_t size) {
+  z_stream& z = state_->z;
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const std::size_t chunk = std::min<std::size_t>(size, 1u << 30);
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(p));
+    z.avail_in = static_cast<uInt>(chunk);
+    pump(Z_NO_FLUSH);
+    p += chunk;
+    size -= chunk;
+  }
+}
+
+void GzipByteSink::finish() {
+  state_->z.avail_in = 0;
+  pump(Z_FINISH);
 }
 
 }  // namespace trawl

@@ -2,7 +2,11 @@
 # Writes every parquet_fixture case as Parquet + TSV and checks each Parquet file with three
 # independent readers (DuckDB, hyparquet, parquet-wasm) via compare.mjs.
 #
-#   tests/parquet/run_crosscheck.sh BUILD_DIR [PATH/TO/parquet_fixture]
+#   tests/parquet/run_crosscheck.sh BUILD_DIR [PATH/TO/parquet_fixture] [PATH/TO/trawl]
+#
+# With a trawl binary, trawl's own output of every command (hits, count, contains and their
+# row shapes, every compression, windows, many row groups, zero rows) is written both as TSV
+# and as Parquet and checked the same way.
 #
 # The readers (versions pinned in package-lock.json) are installed once into BUILD_DIR/parquet-node
 # with `npm ci`; files go to BUILD_DIR/parquet-crosscheck. Prints "N passed, M failed"; exits 0 if
@@ -81,6 +85,35 @@ while IFS=$'\t' read -r name _; do
     fi
   done
 done < <("$fixture" --list)
+
+# trawl's own outputs: the same command written as TSV and as Parquet must hold equal rows.
+trawl_bin=${3:-}
+if [ -n "$trawl_bin" ]; then
+  data=$here/../../data
+  "$(dirname "$trawl_bin")/make_workload" ascii 3000 > "$out/ab.fa" 2>/dev/null || printf '>t\nabab\n' > "$out/ab.fa"
+  while IFS='|' read -r name args; do
+    total=$((total + 1))
+    prefix=$out/trawl_$name
+    if "$trawl_bin" $args -q -o "$prefix.tsv" 2>"$prefix.log" &&
+       "$trawl_bin" $args -q -o "$prefix.parquet" 2>>"$prefix.log"; then
+      small_args+=("trawl/$name" "$prefix.parquet" "$prefix.tsv")
+    else
+      echo "FAIL trawl/$name: trawl failed: $(cat "$prefix.log")"
+    fi
+  done <<EOF2
+hits_reads|hits -f $data/primers.fa -k 3 $data/reads.fastq.gz
+hits_genome_snappy_extra|hits -f $data/primers.fa -k 3 --compression snappy --columns pattern_start,pattern_end,pat_idx,text_idx $data/genome.fa
+hits_none_sam_noregion|hits -f $data/primers.fa -k 3 --compression none --sam --no-region $data/genome.fa
+hits_windows_small_groups|hits -f $data/primers.fa -k 3 --batch-bases 5000 --row-group-rows 7 $data/genome.fa
+hits_zero_rows|hits -p TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT -k 0 $data/reads.fastq.gz
+hits_ascii_dense|hits -p ab -k 0 --alphabet ascii --row-group-rows 50000 $out/ab.fa
+count_pairs|count -f $data/primers.fa -k 3 $data/reads.fastq.gz
+count_zeros|count -f $data/primers.fa -k 2 --zeros --compression snappy $data/reads.fastq.gz
+count_by_pattern|count -f $data/primers.fa -k 3 --by pattern $data/genome.fa
+contains_records|contains -f $data/primers.fa -k 2 $data/reads.fastq.gz
+contains_by_pattern|contains -f $data/primers.fa -k 2 --by-pattern --compression none $data/reads.fastq.gz
+EOF2
+fi
 [ ${#small_args[@]} -gt 0 ] && run_compare "${small_args[@]}"
 
 if [ -n "$big_pid" ]; then

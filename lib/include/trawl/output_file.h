@@ -36,4 +36,23 @@ class OutputFile : public ByteSink {
   std::size_t used_ = 0;
 };
 
+// gzip-compresses everything written to it into `out` (for -o FILE.tsv.gz). finish()
+// must be called once after the last write.
+class GzipByteSink : public ByteSink {
+ public:
+  explicit GzipByteSink(ByteSink& out, int level = 6);
+  ~GzipByteSink() override;
+  GzipByteSink(const GzipByteSink&) = delete;
+  GzipByteSink& operator=(const GzipByteSink&) = delete;
+  void write(const void* data, std::size_t size) override;
+  void finish();
+
+ private:
+  void pump(int flush);
+  ByteSink& out_;
+  struct State;
+  State* state_;
+  std::vector<char> buf_;
+};
+
 }  // namespace trawl

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "trawl/byte_sink.h"
+#include "trawl/parquet_writer.h"
 #include "trawl/pattern_set.h"
 #include "trawl/record_batch.h"
 #include "trawl/results.h"
@@ -47,5 +48,24 @@ std::unique_ptr<ResultSink> make_tsv_count_sink(ByteSink& out, const PatternSet&
 // `pat_id text_id contains` per (pattern, record).
 std::unique_ptr<ResultSink> make_tsv_contains_sink(ByteSink& out, const PatternSet& patterns,
                                                    const ResultShape& shape);
+
+struct ParquetOptions {
+  parquet::Compression compression = parquet::Compression::zstd;
+  std::size_t row_group_rows = 1 << 20;
+  std::string version;       // written as created_by and key/value metadata
+  std::string command_line;  // written as key/value metadata
+};
+
+// The same rows and columns as the TSV sinks, as Parquet (INT64 positions and indexes,
+// INT32 cost and count, UTF8 strings, BOOLEAN contains). close() writes the footer.
+std::unique_ptr<ResultSink> make_parquet_hits_sink(ByteSink& out, const PatternSet& patterns,
+                                                   const AlphabetSpec& alphabet, HitColumns columns,
+                                                   const ParquetOptions& options);
+std::unique_ptr<ResultSink> make_parquet_count_sink(ByteSink& out, const PatternSet& patterns,
+                                                    const ResultShape& shape,
+                                                    const ParquetOptions& options);
+std::unique_ptr<ResultSink> make_parquet_contains_sink(ByteSink& out, const PatternSet& patterns,
+                                                       const ResultShape& shape,
+                                                       const ParquetOptions& options);
 
 }  // namespace trawl
