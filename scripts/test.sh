@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
-# Sets up like scripts/setup.sh, builds Release with the tests and runs all of them.
+# Sets up like scripts/setup.sh, builds Release with the tests and runs all of them: unit,
+# differential (vs the DP oracle), Sassy vectors, pipeline invariance, golden CLI table, and
+# the Parquet crosscheck (DuckDB, hyparquet and parquet-wasm from npm; skipped if npm or its
+# registry is unavailable).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if ! command -v npm >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "test: installing nodejs and npm for the Parquet crosscheck" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
 bash scripts/setup.sh release
 ctest --preset release --output-on-failure -j"$(nproc)"
