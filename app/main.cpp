@@ -113,7 +113,9 @@ int run(RunConfig& c) {
                opt.searches_rc() ? ", both strands" : ", forward strand", kernel.name, threads);
 
   // The reader first: a missing input fails before any output file is created.
-  FastxReader reader(c.inputs, ReaderOptions{c.full_header, 0});
+  // BGZF input is decompressed on htslib's own thread pool (plain gzip cannot be split and
+  // stays on the reader thread).
+  FastxReader reader(c.inputs, ReaderOptions{c.full_header, threads > 1 ? std::min(threads, 8) : 0});
   OutputFile out(c.output);
   if (!out.temp_path().empty())
     std::strncpy(g_temp_path, out.temp_path().c_str(), sizeof g_temp_path - 1);

@@ -24,7 +24,7 @@ class FastxReader::File {
     }
     fp_ = bgzf_open(path.c_str(), "r");
     if (!fp_) throw InputError(display_ + ": cannot open: " + std::strerror(errno ? errno : EIO));
-    if (options.decompress_threads > 0 && fp_->is_compressed)
+    if (options.decompress_threads > 0 && bgzf_compression(fp_) == bgzf)
       bgzf_mt(fp_, options.decompress_threads, 64);
     buf_.resize(1 << 20);
   }
