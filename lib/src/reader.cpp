@@ -1,6 +1,7 @@
 #include "trawl/reader.h"
 
 #include <htslib/bgzf.h>
+#include <htslib/hts.h>
 
 #include <cerrno>
 #include <cstring>
