@@ -57,6 +57,10 @@ void add_common_options(CLI::App& cmd, RunConfig& c) {
       ->capture_default_str();
   cmd.add_option("-t,--threads", c.threads, "Worker threads (default: all cores)")
       ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--kernel", c.kernel,
+                 "auto (fastest this CPU runs), scalar, avx2 or avx512")
+      ->check(CLI::IsMember({"auto", "scalar", "avx2", "avx512"}))
+      ->capture_default_str();
   cmd.add_option("--batch-bases", c.batch_bases, "Residues per work batch")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

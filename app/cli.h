@@ -39,6 +39,7 @@ struct RunConfig {
   std::string compression = "zstd";  // Parquet: zstd | snappy | none
   std::size_t row_group_rows = 1 << 20;
   int threads = 0;     // 0 = all cores
+  std::string kernel = "auto";  // auto | scalar | avx2 | avx512
   std::uint64_t batch_bases = 1 << 20;
   bool quiet = false;
   bool verbose = false;

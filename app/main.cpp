@@ -107,7 +107,9 @@ int run(RunConfig& c) {
 
   const int threads = c.threads > 0 ? c.threads
                                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const KernelFns& kernel = scalar_kernel();
+  const KernelFns* chosen = find_kernel(c.kernel);
+  if (!chosen) throw UsageError("--kernel " + c.kernel + ": this CPU does not support it");
+  const KernelFns& kernel = *chosen;
   spdlog::info("{} pattern(s), k = {}, alphabet {}{}, kernel {}, {} thread(s)", patterns.size(),
                opt.k, alphabet_name(opt.alphabet.alphabet),
                opt.searches_rc() ? ", both strands" : ", forward strand", kernel.name, threads);

@@ -1,6 +1,7 @@
 #include "trawl/output_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,6 +22,17 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
   buf_.resize(kBufferSize);
   if (path.empty() || path == "-") {
     fd_ = 1;
+    return;
+  }
+  // A device, FIFO or other non-regular file (/dev/null, /dev/stdout, a named pipe) is
+  // written in place: renaming a temporary file over it would replace the device.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) throw OutputError(path + ": cannot write output: is a directory");
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) throw OutputError(path + ": cannot open output: " + std::strerror(errno));
+    committed_ = true;  // nothing to rename
+    direct_ = true;
     return;
   }
   const std::size_t slash = path.rfind('/');
@@ -75,6 +87,12 @@ void OutputFile::commit() {
   flush();
   if (is_stdout()) {
     committed_ = true;
+    return;
+  }
+  if (direct_) {
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) throw OutputError(path_ + ": write failed on close: " + std::strerror(errno));
     return;
   }
   // close() can report a deferred write error (NFS, full disk); check it before renaming.

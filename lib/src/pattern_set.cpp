@@ -74,6 +74,7 @@ StrandProfile PatternSet::profile(std::size_t i, Strand s,
   StrandProfile p;
   p.m = static_cast<std::uint32_t>(seq_offsets_[i + 1] - seq_offsets_[i]);
   p.words = (p.m + 63) / 64;
+  p.classes_hint = classes_;
   p.used = (s == Strand::rc ? complements_.data() : seqs_.data()) + seq_offsets_[i];
   if (precomputed_) {
     p.peq = peq_.data() + peq_offsets_[2 * i + (s == Strand::rc ? 1 : 0)];

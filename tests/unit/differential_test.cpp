@@ -507,7 +507,7 @@ TEST_CASE("differential: Searcher (every kernel) vs naive oracle on seeded rando
 
   // Every kernel is compared with the oracle on every case. Add the SIMD kernels here as
   // they appear (those the CPU supports).
-  const std::vector<const trawl::KernelFns*> kernels = {&trawl::scalar_kernel()};
+  const std::vector<const trawl::KernelFns*> kernels = trawl::available_kernels();
   const auto t0 = std::chrono::steady_clock::now();
   Stats stats;
   std::uint64_t ran = 0;

@@ -4,6 +4,8 @@
 // cost is <= k. Values above k are never reported (they need not be exact downstream).
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 #include "trawl/pattern_set.h"
 
@@ -41,5 +43,15 @@ struct KernelFns {
 
 // The portable reference kernel, always available.
 const KernelFns& scalar_kernel();
+// SIMD kernels (text tiling; see src/kernel_tiled.h). Call only where the CPU has the
+// instructions: use the dispatch functions below.
+const KernelFns& avx2_kernel();
+const KernelFns& avx512_kernel();
+
+// Run-time dispatch: the kernels this CPU can run, fastest last (scalar first).
+std::vector<const KernelFns*> available_kernels();
+// "auto" picks the fastest available; "scalar", "avx2", "avx512" force one. Returns null
+// for an unknown name or one the CPU lacks.
+const KernelFns* find_kernel(std::string_view name);
 
 }  // namespace trawl

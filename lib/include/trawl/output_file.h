@@ -22,7 +22,7 @@ class OutputFile : public ByteSink {
   // Flushes, closes and renames the temporary file to the final name.
   void commit();
 
-  bool is_stdout() const { return fd_ == 1; }
+  bool is_stdout() const { return fd_ == 1 && !direct_; }
   const std::string& temp_path() const { return temp_path_; }  // empty for stdout
 
  private:
@@ -32,6 +32,7 @@ class OutputFile : public ByteSink {
   std::string path_, temp_path_;
   int fd_ = -1;
   bool committed_ = false;
+  bool direct_ = false;  // a device or FIFO, written in place
   std::vector<char> buf_;
   std::size_t used_ = 0;
 };

@@ -27,6 +27,7 @@ struct PatternView {
 struct StrandProfile {
   std::uint32_t m = 0;             // pattern length
   std::uint32_t words = 0;         // ceil(m / 64)
+  std::uint32_t classes_hint = 0;  // number of text classes (rows of peq)
   const char* used = nullptr;      // P, or complement(P) for rc (m bytes)
   // peq[c * words + w] bit i: pattern position 64w+i matches text class c
   // (AlphabetSpec::text_class).

@@ -1,0 +1,87 @@
+// AVX2 kernel: 4 text segments per chunk side by side (see kernel_tiled.h). Patterns longer
+// than 64 and short chunks go to the scalar kernel. Compiled with -mavx2 only; chosen at
+// run time by the CPU probe in dispatch.cpp.
+#include <immintrin.h>
+
+#include <vector>
+
+#include "kernel_tiled.h"
+
+namespace trawl {
+namespace {
+
+constexpr unsigned W = 4;
+
+template <bool kStopAtFirst>
+std::size_t scan_avx2(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
+                      std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
+  const std::uint64_t overlap = std::uint64_t{prof.m} + static_cast<std::uint64_t>(k);
+  const tiled::Plan plan = prof.words == 1 ? tiled::plan(len, W, overlap) : tiled::Plan{};
+  if (plan.lanes == 1) {
+    const KernelFns& s = scalar_kernel();
+    return (kStopAtFirst ? s.scan_first : s.scan)(prof, st, text, len, p0, k, out);
+  }
+  thread_local std::vector<std::uint8_t> buf;
+  buf.resize(plan.steps * W + 4);
+  tiled::transpose<W>(plan, text, buf.data());
+
+  __m256i pv = _mm256_set_epi64x(-1, -1, -1, static_cast<long long>(st.vp[0]));
+  __m256i mv = _mm256_set_epi64x(0, 0, 0, static_cast<long long>(st.vn[0]));
+  __m256i score = _mm256_set_epi64x(prof.m, prof.m, prof.m, st.score);
+  const __m128i shift = _mm_cvtsi32_si128(static_cast<int>(prof.m - 1));
+  const __m256i one = _mm256_set1_epi64x(1);
+  const __m256i kv = _mm256_set1_epi64x(k);
+  const __m256i all = _mm256_set1_epi64x(-1);
+  const unsigned used = (1u << plan.lanes) - 1;
+  const auto* peq = reinterpret_cast<const long long*>(prof.peq);
+
+  std::size_t counts[W] = {};
+  for (std::uint64_t i = 0; i < plan.steps; ++i) {
+    std::int32_t packed;
+    std::memcpy(&packed, buf.data() + i * W, sizeof packed);
+    const __m256i idx = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed));
+    const __m256i eq = _mm256_i64gather_epi64(peq, idx, 8);
+    const __m256i xv = _mm256_or_si256(eq, mv);
+    const __m256i xh = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_add_epi64(_mm256_and_si256(eq, pv), pv), pv), eq);
+    __m256i ph = _mm256_or_si256(mv, _mm256_xor_si256(_mm256_or_si256(xh, pv), all));
+    __m256i mh = _mm256_and_si256(pv, xh);
+    score = _mm256_add_epi64(score, _mm256_and_si256(_mm256_srl_epi64(ph, shift), one));
+    score = _mm256_sub_epi64(score, _mm256_and_si256(_mm256_srl_epi64(mh, shift), one));
+    ph = _mm256_slli_epi64(ph, 1);
+    mh = _mm256_slli_epi64(mh, 1);
+    pv = _mm256_or_si256(mh, _mm256_xor_si256(_mm256_or_si256(xv, ph), all));
+    mv = _mm256_and_si256(ph, xv);
+    // score <= k  <=>  !(score > k)
+    unsigned hit = ~static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(score, kv)))) & used;
+    if (hit) {  // rare: record the owned ends of the lanes at or below k
+      alignas(32) std::uint64_t sc[W];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(sc), score);
+      for (; hit; hit &= hit - 1) {
+        const unsigned l = static_cast<unsigned>(__builtin_ctz(hit));
+        if (i < plan.own_from[l]) continue;
+        const std::uint64_t base = l == 0 ? 0 : plan.own_end[l - 1];
+        out[base + counts[l]++] = {p0 + plan.start[l] + i + 1, static_cast<std::int32_t>(sc[l])};
+      }
+    }
+  }
+  alignas(32) std::uint64_t fpv[W], fmv[W], fsc[W];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(fpv), pv);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(fmv), mv);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(fsc), score);
+  const unsigned last = plan.lanes - 1;
+  st.vp[0] = fpv[last];
+  st.vn[0] = fmv[last];
+  st.score = static_cast<std::int64_t>(fsc[last]);
+  const std::size_t total = tiled::compact(plan, out, counts);
+  return kStopAtFirst && total > 1 ? 1 : total;
+}
+
+}  // namespace
+
+const KernelFns& avx2_kernel() {
+  static const KernelFns fns{"avx2", &scan_avx2<false>, &scan_avx2<true>};
+  return fns;
+}
+
+}  // namespace trawl

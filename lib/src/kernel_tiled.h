@@ -1,0 +1,74 @@
+#pragma once
+// Text tiling shared by the SIMD kernels (included only by their translation units, each
+// compiled with its own -m flags, so nothing here may leak into generic code).
+//
+// A chunk of text is cut into LANES segments that run side by side, one per SIMD lane, each
+// a single-word Myers DP (m <= 64). Lane 0 continues the caller's DP state; lane l > 0
+// starts fresh (m + k) characters before the first end it owns, which makes every owned
+// cost <= k exact (DESIGN §3), and costs above k are never reported. All lanes run the same
+// number of steps T; the last lane ends exactly at the chunk end, so its state is the state
+// handed back (a fresh-start state: exact for every later cost <= k, which is all the
+// callers use).
+#include <cstdint>
+#include <cstring>
+
+#include "trawl/kernel.h"
+
+namespace trawl::tiled {
+
+struct Plan {
+  unsigned lanes = 1;            // lanes in use (1 = run the scalar kernel instead)
+  std::uint64_t steps = 0;       // T
+  std::uint64_t start[8] = {};   // b_l: text index (from p0) of each lane's first character
+  std::uint64_t own_from[8] = {};  // steps before a lane's ends are its own
+  std::uint64_t own_end[8] = {};   // e_l: last owned end position minus p0
+};
+
+// Lays out `len` characters over at most `max_lanes` lanes with an overlap of `overlap`.
+inline Plan plan(std::size_t len, unsigned max_lanes, std::uint64_t overlap) {
+  Plan p;
+  // Each extra lane pays `overlap` warm-up steps; use only as many lanes as keep the
+  // overhead below the work (at least ~2 x overlap owned characters per lane).
+  unsigned lanes = max_lanes;
+  while (lanes > 1 && len < lanes * (2 * overlap + 16)) --lanes;
+  p.lanes = lanes;
+  if (lanes == 1) return p;
+  const std::uint64_t T = (len + (lanes - 1) * overlap + lanes - 1) / lanes;
+  p.steps = T;
+  std::uint64_t prev_end = 0;
+  for (unsigned l = 0; l < lanes; ++l) {
+    std::uint64_t e = l == 0 ? T : prev_end + (T - overlap);
+    if (l == lanes - 1 || e > len) e = len;
+    p.own_end[l] = e;
+    p.start[l] = e - T;
+    p.own_from[l] = l == 0 ? 0 : prev_end - p.start[l];
+    prev_end = e;
+  }
+  return p;
+}
+
+// Interleaves the lanes' characters: buf[i * W + l] = text[start_l + i] (0 for unused lanes).
+template <unsigned W>
+inline void transpose(const Plan& p, const std::uint8_t* text, std::uint8_t* buf) {
+  for (unsigned l = 0; l < W; ++l) {
+    if (l >= p.lanes) {
+      for (std::uint64_t i = 0; i < p.steps; ++i) buf[i * W + l] = 0;
+      continue;
+    }
+    const std::uint8_t* src = text + p.start[l];
+    for (std::uint64_t i = 0; i < p.steps; ++i) buf[i * W + l] = src[i];
+  }
+}
+
+// Moves each lane's ends (written at out[own_start_l ...]) together, in lane order.
+inline std::size_t compact(const Plan& p, EndCost* out, const std::size_t* counts) {
+  std::size_t total = 0;
+  for (unsigned l = 0; l < p.lanes; ++l) {
+    const std::uint64_t base = l == 0 ? 0 : p.own_end[l - 1];
+    if (total != base && counts[l]) std::memmove(out + total, out + base, counts[l] * sizeof(EndCost));
+    total += counts[l];
+  }
+  return total;
+}
+
+}  // namespace trawl::tiled
