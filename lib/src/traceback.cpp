@@ -1,9 +1,53 @@
 #include "trawl/traceback.h"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace trawl {
+namespace {
+
+// Sassy's greedy walk (reference §2.6) from cell (rows, cols) over any cell accessor D(j, i)
+// of the band: prefer '=', then 'X', then 'D', then 'I'. Ops are collected from the end.
+// Returns the column where the walk stopped and the pattern start.
+template <typename Cell>
+void greedy_walk(const Cell& D, const StrandProfile& prof, const std::uint8_t* text,
+                 std::size_t rows, std::size_t cols, bool left_overhang,
+                 const SearchOptions& options, std::vector<char>& rev_ops, std::size_t& i_out,
+                 std::uint32_t& pattern_start) {
+  std::size_t j = rows, i = cols;
+  std::int32_t g = D(j, i);
+  pattern_start = 0;
+  while (j > 0) {
+    if (i == 0 && left_overhang) {
+      pattern_start = static_cast<std::uint32_t>(j);
+      g -= overhang_cost(options, static_cast<std::uint32_t>(j));
+      break;
+    }
+    if (i > 0 && D(j - 1, i - 1) == g && prof.eq(static_cast<std::uint32_t>(j - 1), text[i - 1])) {
+      rev_ops.push_back('=');
+      --j, --i;
+      continue;
+    }
+    --g;
+    if (i > 0 && D(j - 1, i - 1) == g) {
+      rev_ops.push_back('X');
+      --j, --i;
+    } else if (i > 0 && D(j, i - 1) == g) {
+      rev_ops.push_back('D');
+      --i;
+    } else if (D(j - 1, i) == g) {
+      rev_ops.push_back('I');
+      --j;
+    } else {
+      throw std::logic_error("traceback failed: no predecessor cell");
+    }
+  }
+  if (g != 0) throw std::logic_error("traceback failed: cost does not add up");
+  i_out = i;
+}
+
+}  // namespace
 
 TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_t> codes,
                           std::uint64_t codes_begin, std::uint64_t n, std::uint64_t p,
@@ -20,56 +64,66 @@ TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_
     throw std::logic_error("traceback: text slice does not cover the band");
   const std::uint8_t* text = codes.data() + (s - codes_begin);  // text[i] = position s + i
   const std::size_t cols = static_cast<std::size_t>(i_end - s);
-  const std::size_t width = cols + 1;
-  dp_.resize((std::size_t{rows} + 1) * width);
-  auto D = [&](std::size_t j, std::size_t i) -> std::int32_t& { return dp_[j * width + i]; };
   // Only a band that starts at the real text start has the overhang left column.
   const bool left_overhang = options.overhang.has_value() && s == 0;
 
-  for (std::size_t i = 0; i <= cols; ++i) D(0, i) = 0;
-  for (std::uint32_t j = 1; j <= rows; ++j) {
-    D(j, 0) = left_overhang ? overhang_cost(options, j) : static_cast<std::int32_t>(j);
-    const std::int32_t* up = &D(j - 1, 0);
-    std::int32_t* row = &D(j, 0);
-    for (std::size_t i = 1; i <= cols; ++i) {
-      std::int32_t best = up[i - 1] + (prof.eq(j - 1, text[i - 1]) ? 0 : 1);
-      best = std::min(best, up[i] + 1);
-      best = std::min(best, row[i - 1] + 1);
-      row[i] = best;
-    }
-  }
-
   rev_ops_.clear();
-  std::size_t j = rows, i = cols;
-  std::int32_t g = D(j, i);
-  const std::int32_t cost = g + (o > 0 ? overhang_cost(options, o) : 0);
+  std::size_t i_stop = 0;
   std::uint32_t pattern_start = 0;
-  while (j > 0) {
-    if (i == 0 && left_overhang) {
-      pattern_start = static_cast<std::uint32_t>(j);
-      g -= overhang_cost(options, static_cast<std::uint32_t>(j));
-      break;
+  std::int32_t end_cell = 0;
+  if (m <= 64) {
+    // Bit-parallel band: one Myers column (vertical deltas) per text position, so a cell is
+    // D(j, i) = popcount(pv_i below j) - popcount(mv_i below j) (the top row is free).
+    col_pv_.resize(cols + 1);
+    col_mv_.resize(cols + 1);
+    std::uint64_t pv = ~std::uint64_t{0}, mv = 0;
+    if (left_overhang)
+      for (std::uint32_t j = 0; j < m; ++j)
+        if (overhang_cost(options, j + 1) == overhang_cost(options, j)) pv &= ~(std::uint64_t{1} << j);
+    col_pv_[0] = pv;
+    col_mv_[0] = mv;
+    for (std::size_t i = 1; i <= cols; ++i) {
+      const std::uint64_t eq = prof.peq_of(text[i - 1])[0];
+      const std::uint64_t xv = eq | mv;
+      const std::uint64_t xh = (((eq & pv) + pv) ^ pv) | eq;
+      std::uint64_t ph = mv | ~(xh | pv);
+      std::uint64_t mh = pv & xh;
+      ph <<= 1;
+      mh <<= 1;
+      pv = mh | ~(xv | ph);
+      mv = ph & xv;
+      col_pv_[i] = pv;
+      col_mv_[i] = mv;
     }
-    if (i > 0 && D(j - 1, i - 1) == g && prof.eq(static_cast<std::uint32_t>(j - 1), text[i - 1])) {
-      rev_ops_.push_back('=');
-      --j, --i;
-      continue;
+    const std::uint64_t* cpv = col_pv_.data();
+    const std::uint64_t* cmv = col_mv_.data();
+    auto D = [cpv, cmv](std::size_t j, std::size_t i) -> std::int32_t {
+      const std::uint64_t below = j >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << j) - 1;
+      return std::popcount(cpv[i] & below) - std::popcount(cmv[i] & below);
+    };
+    end_cell = D(rows, cols);
+    greedy_walk(D, prof, text, rows, cols, left_overhang, options, rev_ops_, i_stop, pattern_start);
+  } else {
+    const std::size_t width = cols + 1;
+    dp_.resize((std::size_t{rows} + 1) * width);
+    std::int32_t* dp = dp_.data();
+    for (std::size_t i = 0; i <= cols; ++i) dp[i] = 0;
+    for (std::uint32_t j = 1; j <= rows; ++j) {
+      const std::int32_t* up = dp + (j - 1) * width;
+      std::int32_t* row = dp + j * width;
+      row[0] = left_overhang ? overhang_cost(options, j) : static_cast<std::int32_t>(j);
+      for (std::size_t i = 1; i <= cols; ++i) {
+        std::int32_t best = up[i - 1] + (prof.eq(j - 1, text[i - 1]) ? 0 : 1);
+        best = std::min(best, up[i] + 1);
+        best = std::min(best, row[i - 1] + 1);
+        row[i] = best;
+      }
     }
-    --g;
-    if (i > 0 && D(j - 1, i - 1) == g) {
-      rev_ops_.push_back('X');
-      --j, --i;
-    } else if (i > 0 && D(j, i - 1) == g) {
-      rev_ops_.push_back('D');
-      --i;
-    } else if (D(j - 1, i) == g) {
-      rev_ops_.push_back('I');
-      --j;
-    } else {
-      throw std::logic_error("traceback failed: no predecessor cell");
-    }
+    auto D = [dp, width](std::size_t j, std::size_t i) -> std::int32_t { return dp[j * width + i]; };
+    end_cell = D(rows, cols);
+    greedy_walk(D, prof, text, rows, cols, left_overhang, options, rev_ops_, i_stop, pattern_start);
   }
-  if (g != 0) throw std::logic_error("traceback failed: cost does not add up");
+  const std::int32_t cost = end_cell + (o > 0 ? overhang_cost(options, o) : 0);
 
   // Ops were collected from the end; write them as runs in pattern direction.
   for (std::size_t r = rev_ops_.size(); r > 0;) {
@@ -78,7 +132,7 @@ TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_
     while (r > 0 && rev_ops_[r - 1] == op) --r, ++len;
     ops.push_back({len, op});
   }
-  return {s + i, i_end, pattern_start, rows, cost};
+  return {s + i_stop, i_end, pattern_start, rows, cost};
 }
 
 }  // namespace trawl

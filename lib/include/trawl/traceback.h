@@ -29,7 +29,8 @@ class Tracer {
                     const SearchOptions& options, std::vector<CigarOp>& ops);
 
  private:
-  std::vector<std::int32_t> dp_;
+  std::vector<std::int32_t> dp_;             // full band matrix, patterns over 64
+  std::vector<std::uint64_t> col_pv_, col_mv_;  // bit-parallel band columns, m <= 64
   std::vector<char> rev_ops_;
 };
 
