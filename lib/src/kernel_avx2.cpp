@@ -12,14 +12,12 @@ namespace {
 
 constexpr unsigned W = 4;
 
-template <bool kStopAtFirst>
 std::size_t scan_avx2(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
                       std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
   const std::uint64_t overlap = std::uint64_t{prof.m} + static_cast<std::uint64_t>(k);
   const tiled::Plan plan = prof.words == 1 ? tiled::plan(len, W, overlap) : tiled::Plan{};
   if (plan.lanes == 1) {
-    const KernelFns& s = scalar_kernel();
-    return (kStopAtFirst ? s.scan_first : s.scan)(prof, st, text, len, p0, k, out);
+    return scalar_kernel().scan(prof, st, text, len, p0, k, out);
   }
   thread_local std::vector<std::uint8_t> buf;
   buf.resize(plan.steps * W + 4);
@@ -74,13 +72,14 @@ std::size_t scan_avx2(const StrandProfile& prof, ColumnState& st, const std::uin
   st.vn[0] = fmv[last];
   st.score = static_cast<std::int64_t>(fsc[last]);
   const std::size_t total = tiled::compact(plan, out, counts);
-  return kStopAtFirst && total > 1 ? 1 : total;
+  return total;
 }
 
 }  // namespace
 
 const KernelFns& avx2_kernel() {
-  static const KernelFns fns{"avx2", &scan_avx2<false>, &scan_avx2<true>};
+  // contains wants the first end, which an early-exiting scalar scan finds soonest.
+  static const KernelFns fns{"avx2", &scan_avx2, scalar_kernel().scan_first};
   return fns;
 }
 

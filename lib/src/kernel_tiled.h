@@ -11,6 +11,7 @@
 // callers use).
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "trawl/kernel.h"
 
@@ -47,16 +48,17 @@ inline Plan plan(std::size_t len, unsigned max_lanes, std::uint64_t overlap) {
   return p;
 }
 
-// Interleaves the lanes' characters: buf[i * W + l] = text[start_l + i] (0 for unused lanes).
+// Interleaves the lanes' characters: buf[i * W + l] = text[start_l + i] (0 for unused
+// lanes), one W-byte word per step so the stores stay sequential.
 template <unsigned W>
 inline void transpose(const Plan& p, const std::uint8_t* text, std::uint8_t* buf) {
-  for (unsigned l = 0; l < W; ++l) {
-    if (l >= p.lanes) {
-      for (std::uint64_t i = 0; i < p.steps; ++i) buf[i * W + l] = 0;
-      continue;
-    }
-    const std::uint8_t* src = text + p.start[l];
-    for (std::uint64_t i = 0; i < p.steps; ++i) buf[i * W + l] = src[i];
+  using Word = std::conditional_t<W == 8, std::uint64_t, std::uint32_t>;
+  const std::uint8_t* src[W];
+  for (unsigned l = 0; l < p.lanes; ++l) src[l] = text + p.start[l];
+  for (std::uint64_t i = 0; i < p.steps; ++i) {
+    Word w = 0;
+    for (unsigned l = 0; l < p.lanes; ++l) w |= static_cast<Word>(src[l][i]) << (8 * l);
+    std::memcpy(buf + i * W, &w, sizeof w);
   }
 }
 

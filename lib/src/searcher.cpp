@@ -33,16 +33,14 @@ void Searcher::set_text(std::string_view text) {
   fwd_codes_.resize(text.size());
   for (std::size_t i = 0; i < text.size(); ++i)
     fwd_codes_[i] = class_of_[static_cast<std::uint8_t>(text[i])];
-  if (options_.searches_rc()) {
-    rev_codes_.resize(text.size());
-    std::reverse_copy(fwd_codes_.begin(), fwd_codes_.end(), rev_codes_.begin());
-  }
+  rev_ready_ = false;  // the reverse strand is encoded on first use (contains may not need it)
 }
 
 void Searcher::set_window(std::string_view text, Window window) {
   // Slices are encoded per pattern and strand, as each needs its own margins.
   text_ = text;
   windowed_ = true;
+  rev_ready_ = false;
   window_ = window;
 }
 
@@ -124,6 +122,11 @@ void Searcher::encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi) {
 void Searcher::strand_candidates(const StrandProfile& prof, Strand strand, bool stop_at_first) {
   const std::uint64_t n = text_.size();
   if (!windowed_) {
+    if (strand == Strand::rc && !rev_ready_) {
+      rev_codes_.resize(fwd_codes_.size());
+      std::reverse_copy(fwd_codes_.begin(), fwd_codes_.end(), rev_codes_.begin());
+      rev_ready_ = true;
+    }
     strand_text_ = {strand == Strand::fwd ? std::span<const std::uint8_t>(fwd_codes_)
                                           : std::span<const std::uint8_t>(rev_codes_),
                     0, n};

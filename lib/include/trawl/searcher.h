@@ -111,6 +111,7 @@ class Searcher {
   Window window_;
   std::vector<std::uint8_t> fwd_codes_;    // whole record (or a window slice) as classes
   std::vector<std::uint8_t> rev_codes_;    // reverse(record) as classes (rc strand)
+  bool rev_ready_ = false;                 // rev_codes_ holds the current record
   StrandText strand_text_;                 // what the last strand_candidates() scanned
 };
 
