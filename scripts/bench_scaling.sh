@@ -224,6 +224,23 @@ if ((rss_mode)); then
       "$SEC" "$(mib "$KB")" "$guard" "$check"
     echo "small,$scale,2,$records,$bytes,$SEC,$KB,$guard,$check" >> "$csv"
   done
+  # The same records with one pattern (not --paired): --paired keeps every pattern in
+  # memory (about 80 bytes each), so this row isolates what the records cost.
+  first_pattern=$(head -1 "$txt1")
+  guard1=""
+  for scale in 1 10; do
+    if ((scale == 1)); then fa=$fa1; else fa=$fa10; fi
+    cmd=("$TRAWL" hits -p "$first_pattern" -k 2 --alphabet dna -t 2)
+    timed_reps "${cmd[@]}" -q "$fa"
+    guard=$(hit_rows "${cmd[@]}" -q "$fa")
+    records=$((rows * scale))
+    if ((scale == 1)); then guard1=$guard; check=ok
+    elif ((guard == 10 * guard1)); then check=ok; else check="BAD(!=10x)"; fi
+    bytes=$(stat -c %s "$fa")
+    printf '%-10s %4sx %3s %10s %12s %8s %10s %10s  %s\n' small-1pat "$scale" 2 "$records" "$bytes" \
+      "$SEC" "$(mib "$KB")" "$guard" "$check"
+    echo "small-1pat,$scale,2,$records,$bytes,$SEC,$KB,$guard,$check" >> "$csv"
+  done
   setup_workload w1-1
   cat "$FA" > /dev/null
   cmd=("$TRAWL" hits "${ARGS[@]}" -t 2)
