@@ -28,10 +28,11 @@ struct Plan {
 // Lays out `len` characters over at most `max_lanes` lanes with an overlap of `overlap`.
 inline Plan plan(std::size_t len, unsigned max_lanes, std::uint64_t overlap) {
   Plan p;
-  // Each extra lane pays `overlap` warm-up steps; use only as many lanes as keep the
-  // overhead below the work (at least ~2 x overlap owned characters per lane).
+  // Lanes run side by side, so extra lanes cost nothing but their warm-up overlap: steps
+  // T = (len + (lanes - 1) * overlap) / lanes fall with every lane added while len >
+  // overlap. Use them all, as long as each lane still owns a few ends (>= 8).
   unsigned lanes = max_lanes;
-  while (lanes > 1 && len < lanes * (2 * overlap + 16)) --lanes;
+  while (lanes > 1 && len < overlap + 8 * std::uint64_t{lanes}) --lanes;
   p.lanes = lanes;
   if (lanes == 1) return p;
   const std::uint64_t T = (len + (lanes - 1) * overlap + lanes - 1) / lanes;

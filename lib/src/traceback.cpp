@@ -1,11 +1,19 @@
 #include "trawl/traceback.h"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 
 namespace trawl {
 namespace {
+
+// Portable bit count: the build targets plain x86-64 (no POPCNT instruction assumed), where
+// std::popcount would be a library call; this inlines to a dozen ALU operations.
+inline int bit_count(std::uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<int>((x * 0x0101010101010101ull) >> 56);
+}
 
 // Sassy's greedy walk (reference §2.6) from cell (rows, cols) over any cell accessor D(j, i)
 // of the band: prefer '=', then 'X', then 'D', then 'I'. Ops are collected from the end.
@@ -99,7 +107,7 @@ TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_
     const std::uint64_t* cmv = col_mv_.data();
     auto D = [cpv, cmv](std::size_t j, std::size_t i) -> std::int32_t {
       const std::uint64_t below = j >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << j) - 1;
-      return std::popcount(cpv[i] & below) - std::popcount(cmv[i] & below);
+      return bit_count(cpv[i] & below) - bit_count(cmv[i] & below);
     };
     end_cell = D(rows, cols);
     greedy_walk(D, prof, text, rows, cols, left_overhang, options, rev_ops_, i_stop, pattern_start);
