@@ -2,7 +2,8 @@
 # Sets up like scripts/setup.sh, builds Release with the tests and runs all of them: unit,
 # differential (vs the DP oracle), Sassy vectors, pipeline invariance, golden CLI table, and
 # the Parquet crosscheck (DuckDB, hyparquet and parquet-wasm from npm; skipped if npm or its
-# registry is unavailable).
+# registry is unavailable). Then the unit, property and CLI tests again under AddressSanitizer
+# and UndefinedBehaviorSanitizer (fewer random cases; set TRAWL_SKIP_SANITIZERS=1 to skip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v npm >/dev/null 2>&1; then
@@ -14,3 +15,9 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 bash scripts/setup.sh release
 ctest --preset release --output-on-failure -j"$(nproc)"
+
+if [ "${TRAWL_SKIP_SANITIZERS:-0}" != 1 ]; then
+  bash scripts/setup.sh asan-ubsan
+  export TRAWL_DIFF_CASES=20000 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+  ctest --preset asan-ubsan --output-on-failure -j"$(nproc)" -E parquet_crosscheck
+fi
