@@ -20,4 +20,6 @@ fi
 
 preset="${1:-release}"
 cmake --preset "$preset" >/dev/null
+# Build logs go to stderr, so `setup.sh && trawl ... > out.tsv` keeps stdout for data.
+exec 1>&2
 cmake --build --preset "$preset" -j"$(nproc)"
