@@ -247,14 +247,16 @@ class TaskSource {
     if (long_ && emit_window(b)) return true;
     b.is_window = false;
     b.records.first_record = next_record_;
+    bool took_long = false;
     while (b.records.bases() < opt_.batch_bases && reader_.next(b.records)) {
       const std::size_t last = b.records.size() - 1;
       if (b.records.seq(last).size() > opt_.batch_bases) {
-        take_long_record(b.records);
+        take_long_record(b.records);  // sets next_record_ past the long record
+        took_long = true;
         break;
       }
     }
-    next_record_ = b.records.first_record + b.records.size();
+    if (!took_long) next_record_ = b.records.first_record + b.records.size();
     if (b.records.size() > 0) return true;
     return long_ && emit_window(b);
   }

@@ -30,10 +30,11 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
 void Searcher::set_text(std::string_view text) {
   text_ = text;
   windowed_ = false;
+  // Both strands are encoded on first use, the forward one only as far as a scan reaches
+  // (contains often stops after a few dozen characters).
   fwd_codes_.resize(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i)
-    fwd_codes_[i] = class_of_[static_cast<std::uint8_t>(text[i])];
-  rev_ready_ = false;  // the reverse strand is encoded on first use (contains may not need it)
+  fwd_encoded_ = 0;
+  rev_ready_ = false;
 }
 
 void Searcher::set_window(std::string_view text, Window window) {
@@ -106,6 +107,11 @@ bool Searcher::has_hit(std::uint32_t pi) {
   return false;
 }
 
+void Searcher::encode_forward_until(std::uint64_t end) {
+  for (; fwd_encoded_ < end; ++fwd_encoded_)
+    fwd_codes_[fwd_encoded_] = class_of_[static_cast<std::uint8_t>(text_[fwd_encoded_])];
+}
+
 void Searcher::encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi) {
   const std::uint64_t n = text_.size();
   std::vector<std::uint8_t>& codes = strand == Strand::fwd ? fwd_codes_ : rev_codes_;
@@ -123,6 +129,7 @@ void Searcher::strand_candidates(const StrandProfile& prof, Strand strand, bool 
   const std::uint64_t n = text_.size();
   if (!windowed_) {
     if (strand == Strand::rc && !rev_ready_) {
+      encode_forward_until(n);
       rev_codes_.resize(fwd_codes_.size());
       std::reverse_copy(fwd_codes_.begin(), fwd_codes_.end(), rev_codes_.begin());
       rev_ready_ = true;
@@ -130,7 +137,9 @@ void Searcher::strand_candidates(const StrandProfile& prof, Strand strand, bool 
     strand_text_ = {strand == Strand::fwd ? std::span<const std::uint8_t>(fwd_codes_)
                                           : std::span<const std::uint8_t>(rev_codes_),
                     0, n};
+    lazy_forward_ = strand == Strand::fwd;
     collect_ends(prof, strand_text_, Ownership{}, stop_at_first);
+    lazy_forward_ = false;
     return;
   }
   // Window: '+' owns the runs that start in [begin, end); '-' owns the reversed runs whose
@@ -243,8 +252,11 @@ bool Searcher::collect_ends(const StrandProfile& prof, const StrandText& st, Own
   // contains on a whole record stops inside the kernel at the first end.
   const ScanFn scan = stop_at_first && own.kind == Own::all ? kernel_.scan_first : kernel_.scan;
   bool done = false;
-  for (std::uint64_t pos = ws; pos < pe && !done; pos += kScanChunk) {
-    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kScanChunk, pe - pos));
+  // An early stop is likely soon, so contains starts with small chunks and doubles them.
+  std::uint64_t chunk = stop_at_first ? 64 : kScanChunk;
+  for (std::uint64_t pos = ws; pos < pe && !done; pos += chunk, chunk = std::min<std::uint64_t>(2 * chunk, kScanChunk)) {
+    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, pe - pos));
+    if (lazy_forward_) encode_forward_until(pos + len);
     const std::size_t found =
         scan(prof, state, st.codes.data() + (pos - ws), len, pos, k, ends_.data());
     for (std::size_t e = 0; e < found; ++e) on_end(ends_[e].pos, ends_[e].cost);

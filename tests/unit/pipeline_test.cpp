@@ -26,11 +26,17 @@ struct StringSink : ByteSink {
 };
 
 std::string run(const std::string& fasta_path, const PatternSet& patterns, const SearchOptions& opt,
-                ResultShape shape, int threads, std::uint64_t batch_bases) {
+                ResultShape shape, int threads, std::uint64_t batch_bases, bool paired) {
   StringSink out;
   std::unique_ptr<ResultSink> sink;
   switch (shape.command) {
-    case Command::hits: sink = make_tsv_hits_sink(out, patterns, opt.alphabet, HitColumns{}); break;
+    case Command::hits: {
+      // text_idx and pat_idx make record numbering across windows visible in the output.
+      HitColumns columns;
+      columns.extra = {ExtraColumn::pat_idx, ExtraColumn::text_idx};
+      sink = make_tsv_hits_sink(out, patterns, opt.alphabet, columns);
+      break;
+    }
     case Command::count: sink = make_tsv_count_sink(out, patterns, shape); break;
     case Command::contains: sink = make_tsv_contains_sink(out, patterns, shape); break;
   }
@@ -39,6 +45,7 @@ std::string run(const std::string& fasta_path, const PatternSet& patterns, const
   popt.threads = threads;
   popt.batch_bases = batch_bases;
   popt.shape = shape;
+  popt.paired = paired;
   popt.best = opt.selection == Selection::best;
   run_pipeline(reader, patterns, opt, scalar_kernel(), *sink, popt);
   return out.data;
@@ -64,7 +71,11 @@ TEST_CASE("output is identical for every thread count and batch size, windows in
     const std::string letters = opt.alphabet.alphabet == Alphabet::ascii ? "ab" : homopolymer ? "AAAAAAAT" : "ACGTN";
     // Patterns of different lengths; k up to beyond the shortest pattern (whole-record runs).
     std::vector<Pattern> pats;
-    const int npat = 1 + static_cast<int>(rng() % 3);
+    // Every fourth case is --paired: one pattern per record, so a wrong record index after a
+    // windowed record would pair the wrong pattern.
+    const bool paired = iter % 4 == 3;
+    const int records = 1 + static_cast<int>(rng() % 6);
+    const int npat = paired ? records : 1 + static_cast<int>(rng() % 3);
     for (int p = 0; p < npat; ++p) {
       std::string s(2 + rng() % 20, 'A');
       for (char& c : s) c = (opt.alphabet.alphabet == Alphabet::ascii ? "ab" : homopolymer ? "AAAT" : "ACGT")[rng() % (opt.alphabet.alphabet == Alphabet::ascii ? 2 : 4)];
@@ -74,9 +85,8 @@ TEST_CASE("output is identical for every thread count and batch size, windows in
     PatternSet patterns(pats, opt);
     {
       std::ofstream f(path);
-      const int records = 1 + static_cast<int>(rng() % 6);
       for (int r = 0; r < records; ++r) {
-        std::string s(rng() % (r == 0 ? 4000 : 600), 'A');
+        std::string s(rng() % (r % 2 == 0 ? 4000 : 600), 'A');
         for (char& c : s) c = letters[rng() % letters.size()];
         for (int plant = 0; plant < 5 && !s.empty(); ++plant) {
           const std::string& p = pats[rng() % pats.size()].seq;
@@ -88,14 +98,14 @@ TEST_CASE("output is identical for every thread count and batch size, windows in
     }
     for (ResultShape shape : {ResultShape{Command::hits}, ResultShape{Command::count, true},
                               ResultShape{Command::contains}, ResultShape{Command::contains, false, false, true}}) {
-      const std::string reference = run(path, patterns, opt, shape, 1, 1 << 20);
+      const std::string reference = run(path, patterns, opt, shape, 1, 1 << 20, paired);
       for (int threads : {1, 2, 8})
         for (std::uint64_t batch : {std::uint64_t{1}, std::uint64_t{37}, std::uint64_t{500}, std::uint64_t{1} << 20}) {
           CAPTURE(iter);
           CAPTURE(threads);
           CAPTURE(batch);
           CAPTURE(static_cast<int>(shape.command));
-          REQUIRE(run(path, patterns, opt, shape, threads, batch) == reference);
+          REQUIRE(run(path, patterns, opt, shape, threads, batch, paired) == reference);
           ++configs;
         }
     }

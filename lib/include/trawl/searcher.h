@@ -79,6 +79,7 @@ class Searcher {
   // Candidate ends of one strand for the current record or window; sets strand_text_.
   void strand_candidates(const StrandProfile& prof, Strand strand, bool stop_at_first);
   void encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi);
+  void encode_forward_until(std::uint64_t end);
 
   void search_strand(std::uint32_t pattern_idx, Strand strand, std::uint64_t text_idx,
                      HitList& out);
@@ -112,6 +113,8 @@ class Searcher {
   std::vector<std::uint8_t> fwd_codes_;    // whole record (or a window slice) as classes
   std::vector<std::uint8_t> rev_codes_;    // reverse(record) as classes (rc strand)
   bool rev_ready_ = false;                 // rev_codes_ holds the current record
+  std::uint64_t fwd_encoded_ = 0;          // fwd_codes_ is valid below this position
+  bool lazy_forward_ = false;              // collect_ends must encode as it scans
   StrandText strand_text_;                 // what the last strand_candidates() scanned
 };
 
