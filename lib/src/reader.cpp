@@ -2,6 +2,7 @@
 
 #include <htslib/bgzf.h>
 #include <htslib/hts.h>
+#include <htslib/hts_log.h>
 
 #include <cerrno>
 #include <cstring>
@@ -157,6 +158,8 @@ class FastxReader::File {
 
 FastxReader::FastxReader(std::vector<std::string> paths, ReaderOptions options)
     : paths_(std::move(paths)), options_(options) {
+  // Our InputError names the file and record; htslib's own log lines would only repeat it.
+  hts_set_log_level(HTS_LOG_OFF);
   if (paths_.empty()) paths_.push_back("-");
   // Fail before any output is produced if an input cannot be opened at all.
   for (auto& p : paths_) {

@@ -26,6 +26,11 @@ printf '>e1\n>e2\nTATCTATCTGGCATTCAACCAGG\n>e3\n' > "$FIX/emptyrec.fa"
 printf '\n\n' > "$FIX/blank.txt"
 printf 'ACGT\n\nTTTT\r\n' > "$FIX/patterns.txt"
 mkdir -p "$FIX/adir"
+printf '>r1\nACGT\x00ACGT\n' > "$FIX/nul.fa"
+{ printf '>'; head -c 1048576 /dev/zero | tr '\0' 'h'; printf ' desc\nTTTATCTATCTGGCATTCAACCAGGTT\n'; } > "$FIX/longheader.fa"
+# A BGZF file with bytes flipped inside its first compressed block.
+cp "$here/../data/reads.bgzf.fastq.gz" "$FIX/corrupt.bgzf.gz"
+printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of="$FIX/corrupt.bgzf.gz" bs=1 seek=5000 conv=notrunc status=none
 
 pass=0
 fail=0

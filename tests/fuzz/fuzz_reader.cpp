@@ -1,0 +1,44 @@
+// Fuzz target: arbitrary bytes as a FASTA/FASTQ input (plain or gzip, as the bytes happen to
+// be). The reader must either return records or throw InputError; any crash, sanitizer report,
+// other exception or malformed record is a bug.
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "trawl/errors.h"
+#include "trawl/reader.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const std::string path = [] {
+    const char* dir = std::getenv("TMPDIR");
+    return std::string(dir ? dir : "/tmp") + "/trawl_fuzz_reader." + std::to_string(::getpid());
+  }();
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) std::abort();
+  if (size && std::fwrite(data, 1, size, f) != size) std::abort();
+  std::fclose(f);
+  for (const bool full_header : {false, true}) {
+    try {
+      trawl::FastxReader reader({path}, trawl::ReaderOptions{full_header, 0});
+      trawl::RecordBatch batch;
+      while (reader.fill(batch, 4096)) {
+        for (std::size_t r = 0; r < batch.size(); ++r) {
+          const std::string_view seq = batch.seq(r), name = batch.name(r);
+          // Line breaks never reach a sequence, NUL bytes are rejected, names are one line.
+          if (seq.find('\n') != std::string_view::npos) std::abort();
+          if (seq.find('\0') != std::string_view::npos) std::abort();
+          if (name.find('\n') != std::string_view::npos) std::abort();
+          if (full_header && name.find('\t') != std::string_view::npos) std::abort();
+        }
+        batch.clear();
+      }
+    } catch (const trawl::InputError&) {
+      // malformed input, reported as designed
+    }
+  }
+  return 0;
+}
