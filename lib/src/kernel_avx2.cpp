@@ -55,24 +55,14 @@ std::size_t scan_avx2(const StrandProfile& prof, ColumnState& st, const std::uin
     if (hit) {  // rare: record the owned ends of the lanes at or below k
       alignas(32) std::uint64_t sc[W];
       _mm256_store_si256(reinterpret_cast<__m256i*>(sc), score);
-      for (; hit; hit &= hit - 1) {
-        const unsigned l = static_cast<unsigned>(__builtin_ctz(hit));
-        if (i < plan.own_from[l]) continue;
-        const std::uint64_t base = l == 0 ? 0 : plan.own_end[l - 1];
-        out[base + counts[l]++] = {p0 + plan.start[l] + i + 1, static_cast<std::int32_t>(sc[l])};
-      }
+      tiled::record_hits(plan, hit, sc, i, p0, out, counts);
     }
   }
   alignas(32) std::uint64_t fpv[W], fmv[W], fsc[W];
   _mm256_store_si256(reinterpret_cast<__m256i*>(fpv), pv);
   _mm256_store_si256(reinterpret_cast<__m256i*>(fmv), mv);
   _mm256_store_si256(reinterpret_cast<__m256i*>(fsc), score);
-  const unsigned last = plan.lanes - 1;
-  st.vp[0] = fpv[last];
-  st.vn[0] = fmv[last];
-  st.score = static_cast<std::int64_t>(fsc[last]);
-  const std::size_t total = tiled::compact(plan, out, counts);
-  return total;
+  return tiled::finish(plan, st, fpv, fmv, fsc, out, counts);
 }
 
 }  // namespace

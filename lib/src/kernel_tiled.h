@@ -63,6 +63,18 @@ inline void transpose(const Plan& p, const std::uint8_t* text, std::uint8_t* buf
   }
 }
 
+// Records the owned ends of the lanes in `hit` (bit l: lane l's cost sc[l] <= k after step
+// i). Each lane writes into its own stretch of `out` (compact() closes the gaps).
+inline void record_hits(const Plan& p, unsigned hit, const std::uint64_t* sc, std::uint64_t i,
+                        std::uint64_t p0, EndCost* out, std::size_t* counts) {
+  for (; hit; hit &= hit - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctz(hit));
+    if (i < p.own_from[l]) continue;  // still warming up
+    const std::uint64_t base = l == 0 ? 0 : p.own_end[l - 1];
+    out[base + counts[l]++] = {p0 + p.start[l] + i + 1, static_cast<std::int32_t>(sc[l])};
+  }
+}
+
 // Moves each lane's ends (written at out[own_start_l ...]) together, in lane order.
 inline std::size_t compact(const Plan& p, EndCost* out, const std::size_t* counts) {
   std::size_t total = 0;
@@ -72,6 +84,18 @@ inline std::size_t compact(const Plan& p, EndCost* out, const std::size_t* count
     total += counts[l];
   }
   return total;
+}
+
+// Hands the last lane's column back as the caller's state (it ends at the chunk end) and
+// gathers the lanes' ends. pv, mv, score: the lanes' final values.
+inline std::size_t finish(const Plan& p, ColumnState& st, const std::uint64_t* pv,
+                          const std::uint64_t* mv, const std::uint64_t* score, EndCost* out,
+                          const std::size_t* counts) {
+  const unsigned last = p.lanes - 1;
+  st.vp[0] = pv[last];
+  st.vn[0] = mv[last];
+  st.score = static_cast<std::int64_t>(score[last]);
+  return compact(p, out, counts);
 }
 
 }  // namespace trawl::tiled

@@ -16,7 +16,8 @@ inline char strand_char(Strand s) { return s == Strand::fwd ? '+' : '-'; }
 enum class Selection : std::uint8_t {
   local_minima,  // Sassy `search`: rightmost end of every local minimum (default)
   all_ends,      // Sassy `search_all`: every end with cost <= k
-  best,          // one lowest-cost hit per (record, pattern, strand); ties -> largest end
+  best,          // of the local-minimum hits that pass the N filter, one lowest-cost hit per
+                 // (record, pattern, strand); ties -> largest end in the searched orientation
 };
 
 struct SearchOptions {
