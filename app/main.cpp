@@ -96,7 +96,8 @@ int run(RunConfig& c) {
   // SPEC §6: the N filter defaults to 0.2 for iupac and is off for the other alphabets.
   if (!c.max_n_frac_given) opt.max_n_frac = opt.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
   if (std::string err = validate(opt); !err.empty()) throw UsageError(err);
-  PatternSet patterns(opt);
+  // --paired searches each pattern once: build its profile then rather than keep millions.
+  PatternSet patterns(opt, c.paired ? 0 : PatternSet::kPrecomputeLimit);
   load_patterns(c, patterns);
   std::uint32_t min_len = UINT32_MAX;
   for (std::size_t i = 0; i < patterns.size(); ++i)

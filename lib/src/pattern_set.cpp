@@ -43,7 +43,10 @@ void PatternSet::add(std::string_view id, std::string_view seq) {
 }
 
 void PatternSet::finish() {
-  precomputed_ = size() <= precompute_limit_;
+  std::size_t bytes = 0;
+  for (std::size_t i = 0; i < size(); ++i)
+    bytes += (rc_ ? 2 : 1) * std::size_t{classes_} * ((seq_offsets_[i + 1] - seq_offsets_[i] + 63) / 64) * 8;
+  precomputed_ = size() <= precompute_limit_ && bytes <= kPrecomputeBytes;
   if (!precomputed_) return;
   peq_offsets_.clear();
   peq_.clear();

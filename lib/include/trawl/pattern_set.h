@@ -43,10 +43,11 @@ struct StrandProfile {
 
 class PatternSet {
  public:
-  // Above this many patterns, profiles are built on demand instead of kept: a profile costs
-  // ~(classes x words x 8) bytes per strand, which for millions of --paired patterns would
-  // dwarf everything else, while building one costs about as much as scanning 50 bases.
-  static constexpr std::size_t kPrecomputeLimit = 1 << 16;
+  // Profiles are kept precomputed unless there are more than `precompute_limit` patterns or
+  // they would take more than kPrecomputeBytes; then each is built on demand (about the cost
+  // of scanning 50 bases). --paired uses each pattern once, so it passes 0.
+  static constexpr std::size_t kPrecomputeLimit = std::size_t{1} << 40;
+  static constexpr std::size_t kPrecomputeBytes = std::size_t{1} << 30;
 
   // Throws std::invalid_argument naming the pattern id and 1-based position of an invalid
   // byte, or an empty pattern.
