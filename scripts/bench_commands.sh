@@ -62,49 +62,9 @@ trap 'rm -rf "$WORK"' EXIT
 div=1; suffix=""
 if ((quick)); then div=8; suffix="-quick"; fi
 
-# measure OUT CMD...: runs CMD (stdout to /dev/null) and writes "seconds maxrss_kb" to OUT.
-# GNU time when present; otherwise a
-# python3 stand-in with the same output, else bash's clock (max RSS 0).
-measure() {
-  local out=$1; shift
-  local rc=0
-  if [[ -x /usr/bin/time ]]; then
-    /usr/bin/time -f '%e %M' -o "$out" "$@" >/dev/null 2>"$WORK/stderr" || rc=$?
-  elif command -v python3 > /dev/null; then
-    python3 -c '
-import os, sys, time
-t = time.monotonic(); pid = os.fork()
-if pid == 0:
-    os.execvp(sys.argv[2], sys.argv[2:])
-_, st, ru = os.wait4(pid, 0)
-open(sys.argv[1], "w").write("%.2f %d\n" % (time.monotonic() - t, ru.ru_maxrss))
-sys.exit(os.WEXITSTATUS(st) if os.WIFEXITED(st) else 128 + os.WTERMSIG(st))
-' "$out" "$@" >/dev/null 2>"$WORK/stderr" || rc=$?
-  else
-    local t0=$EPOCHREALTIME
-    "$@" >/dev/null 2>"$WORK/stderr" || rc=$?
-    awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f 0\n", b - a }' > "$out"
-  fi
-  if ((rc != 0)); then
-    echo "bench_commands: command failed (exit $rc): $*" >&2
-    cat "$WORK/stderr" >&2
-    exit 1
-  fi
-  tail -n 1 "$out" > "$out.last" && mv "$out.last" "$out"
-}
-
-# timed_reps CMD...: sets SEC (median of $reps runs) and KB (largest max RSS).
-timed_reps() {
-  local i secs=() kb=0 s k
-  for ((i = 0; i < reps; i++)); do
-    measure "$WORK/t" "$@"
-    read -r s k < "$WORK/t"
-    secs+=("$s")
-    if ((k > kb)); then kb=$k; fi
-  done
-  SEC=$(printf '%s\n' "${secs[@]}" | sort -g | sed -n "$(( (reps + 1) / 2 ))p")
-  KB=$kb
-}
+NAME=bench_commands  # shellcheck disable=SC2034  # used in bench/common.sh
+# shellcheck source=bench/common.sh
+source "$(dirname "$0")/bench/common.sh"
 
 # guard COMMAND CMD...: untimed run of CMD, output piped: hits -> data rows, count -> sum of the
 # `count` column, contains -> records whose `contains` column is true.
