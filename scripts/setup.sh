@@ -19,6 +19,9 @@ if ((${#missing[@]})); then
 fi
 
 preset="${1:-release}"
+# TSan needs a oneTBB built with -fsanitize=thread (see scripts/tsan_tbb.sh); the preset
+# finds it under build/tbb-tsan/install.
+[ "$preset" = tsan ] && bash scripts/tsan_tbb.sh >/dev/null
 cmake --preset "$preset" >/dev/null
 # Build logs go to stderr, so `setup.sh && trawl ... > out.tsv` keeps stdout for data.
 exec 1>&2

@@ -3,7 +3,9 @@
 # differential (vs the DP oracle), Sassy vectors, pipeline invariance, golden CLI table, and
 # the Parquet crosscheck (DuckDB, hyparquet and parquet-wasm from npm; skipped if npm or its
 # registry is unavailable). Then the unit, property and CLI tests again under AddressSanitizer
-# and UndefinedBehaviorSanitizer (fewer random cases; set TRAWL_SKIP_SANITIZERS=1 to skip).
+# and UndefinedBehaviorSanitizer (fewer random cases), and the pipeline tests under
+# ThreadSanitizer against a oneTBB rebuilt with TSan (scripts/tsan_tbb.sh; Debian's is not
+# instrumented). Set TRAWL_SKIP_SANITIZERS=1 to skip both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v npm >/dev/null 2>&1; then
@@ -22,4 +24,12 @@ if [ "${TRAWL_SKIP_SANITIZERS:-0}" != 1 ]; then
   export TRAWL_DIFF_CASES=20000 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
   ctest --preset asan-ubsan --output-on-failure -j"$(nproc)" -E parquet_crosscheck
+
+  # ThreadSanitizer: the multi-threaded pipeline tests (every thread count and batch size),
+  # no suppressions. Only the test binary is built, to keep CI short.
+  bash scripts/tsan_tbb.sh >/dev/null
+  cmake --preset tsan >/dev/null
+  cmake --build --preset tsan -j"$(nproc)" --target trawl_tests >&2
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" TRAWL_PIPELINE_ITERS=12 \
+    build/tsan/tests/trawl_tests -tc="output is identical for every thread count*"
 fi

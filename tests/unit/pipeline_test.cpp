@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <string>
@@ -60,7 +61,10 @@ TEST_CASE("output is identical for every thread count and batch size, windows in
   REQUIRE(fd >= 0);
   close(fd);
   int configs = 0;
-  for (int iter = 0; iter < 40; ++iter) {
+  // TRAWL_PIPELINE_ITERS: fewer random inputs for the slow ThreadSanitizer run.
+  const char* iters_env = std::getenv("TRAWL_PIPELINE_ITERS");
+  const int iters = iters_env ? std::atoi(iters_env) : 40;
+  for (int iter = 0; iter < iters; ++iter) {
     SearchOptions opt;
     opt.alphabet.alphabet = iter % 5 == 4 ? Alphabet::ascii : iter % 2 ? Alphabet::dna : Alphabet::iupac;
     opt.both_strands = iter % 3 != 0;
