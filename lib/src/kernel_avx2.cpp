@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "kernel_jobs.h"
 #include "kernel_tiled.h"
 
 namespace trawl {
@@ -65,11 +66,44 @@ std::size_t scan_avx2(const StrandProfile& prof, ColumnState& st, const std::uin
   return tiled::finish(plan, st, fpv, fmv, fsc, out, counts);
 }
 
+// The vector operations kernel_jobs.h needs, on 4 x 64-bit lanes.
+struct Avx2 {
+  static constexpr unsigned kLanes = 4;
+  using Reg = __m256i;
+  static Reg load(const std::uint64_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
+  static void store(std::uint64_t* p, Reg v) { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
+  static Reg set1(std::uint64_t v) { return _mm256_set1_epi64x(static_cast<long long>(v)); }
+  static Reg and_(Reg a, Reg b) { return _mm256_and_si256(a, b); }
+  static Reg or_(Reg a, Reg b) { return _mm256_or_si256(a, b); }
+  static Reg xor_(Reg a, Reg b) { return _mm256_xor_si256(a, b); }
+  static Reg add(Reg a, Reg b) { return _mm256_add_epi64(a, b); }
+  static Reg sub(Reg a, Reg b) { return _mm256_sub_epi64(a, b); }
+  static Reg or_not_or(Reg a, Reg b, Reg c) {
+    return _mm256_or_si256(a, _mm256_xor_si256(_mm256_or_si256(b, c), _mm256_set1_epi64x(-1)));
+  }
+  static Reg srlv(Reg a, Reg n) { return _mm256_srlv_epi64(a, n); }
+  static Reg low_bit(Reg a) { return _mm256_and_si256(a, _mm256_set1_epi64x(1)); }
+  static Reg shl1(Reg a) { return _mm256_slli_epi64(a, 1); }
+  // No vector lookup here: kernel_jobs.h falls back to scalar loads.
+  static bool fill(const std::uint64_t* const*, const std::uint32_t*, const std::uint8_t* const*,
+                   std::uint32_t, std::uint64_t*, unsigned) {
+    return false;
+  }
+  static unsigned le_mask(Reg a, Reg b) {  // a <= b  <=>  !(a > b)
+    return ~static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(a, b)))) & 0xFu;
+  }
+};
+
+std::size_t scan_jobs_avx2(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
+                           JobState* final_states) {
+  return jobs::scan<Avx2>(jobs, n, k, out, final_states);
+}
+
 }  // namespace
 
 const KernelFns& avx2_kernel() {
   // contains wants the first end, which an early-exiting scalar scan finds soonest.
-  static const KernelFns fns{"avx2", &scan_avx2, scalar_kernel().scan_first};
+  static const KernelFns fns{"avx2", &scan_avx2, scalar_kernel().scan_first, &scan_jobs_avx2};
   return fns;
 }
 

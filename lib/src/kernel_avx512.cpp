@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "kernel_jobs.h"
 #include "kernel_tiled.h"
 
 namespace trawl {
@@ -82,11 +83,79 @@ std::size_t scan_avx512(const StrandProfile& prof, ColumnState& st, const std::u
   return tiled::finish(plan, st, fpv, fmv, fsc, out, counts);
 }
 
+// The vector operations kernel_jobs.h needs, on 8 x 64-bit lanes.
+struct Avx512 {
+  static constexpr unsigned kLanes = 8;
+  using Reg = __m512i;
+  static Reg load(const std::uint64_t* p) { return _mm512_load_si512(p); }
+  static void store(std::uint64_t* p, Reg v) { _mm512_store_si512(p, v); }
+  static Reg set1(std::uint64_t v) { return _mm512_set1_epi64(static_cast<long long>(v)); }
+  static Reg and_(Reg a, Reg b) { return _mm512_and_si512(a, b); }
+  static Reg or_(Reg a, Reg b) { return _mm512_or_si512(a, b); }
+  static Reg xor_(Reg a, Reg b) { return _mm512_xor_si512(a, b); }
+  static Reg add(Reg a, Reg b) { return _mm512_add_epi64(a, b); }
+  static Reg sub(Reg a, Reg b) { return _mm512_sub_epi64(a, b); }
+  static Reg or_not_or(Reg a, Reg b, Reg c) { return _mm512_ternarylogic_epi64(a, b, c, 0xF1); }
+  static Reg srlv(Reg a, Reg n) { return _mm512_srlv_epi64(a, n); }
+  static Reg low_bit(Reg a) { return _mm512_and_si512(a, _mm512_set1_epi64(1)); }
+  static Reg shl1(Reg a) { return _mm512_slli_epi64(a, 1); }
+  static unsigned le_mask(Reg a, Reg b) { return _mm512_cmple_epi64_mask(a, b); }
+
+  // Equality words of 8 lanes for `steps` steps, into dst[s * stride + lane], when every
+  // lane has at most 16 classes: each lane's profile sits in two registers, 8 codes become
+  // 8 words with one permute, and 8 x 8 blocks are transposed to step-major order.
+  static bool fill(const std::uint64_t* const* peq, const std::uint32_t* classes,
+                   const std::uint8_t* const* text, std::uint32_t steps, std::uint64_t* dst,
+                   unsigned stride) {
+    for (unsigned l = 0; l < kLanes; ++l)
+      if (classes[l] > 16) return false;
+    __m512i lo[kLanes], hi[kLanes];
+    for (unsigned l = 0; l < kLanes; ++l) {
+      const unsigned c = classes[l];
+      lo[l] = _mm512_maskz_loadu_epi64(static_cast<__mmask8>(c >= 8 ? 0xFF : (1u << c) - 1), peq[l]);
+      hi[l] = _mm512_maskz_loadu_epi64(static_cast<__mmask8>(c <= 8 ? 0 : (1u << (c - 8)) - 1), peq[l] + 8);
+    }
+    for (std::uint32_t s0 = 0; s0 < steps; s0 += 8) {
+      __m512i r[kLanes];
+      for (unsigned l = 0; l < kLanes; ++l) {
+        // Codes past the text's end (readable padding) give words that are never used.
+        const __m512i idx = _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(text[l] + s0)));
+        r[l] = _mm512_permutex2var_epi64(lo[l], idx, hi[l]);
+      }
+      // 8 x 8 transpose: r[l] holds lane l's steps s0..s0+7; c[j] gets step s0+j of every lane.
+      __m512i t[8], u[8];
+      for (unsigned i = 0; i < 8; i += 2) {
+        t[i] = _mm512_unpacklo_epi64(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_epi64(r[i], r[i + 1]);
+      }
+      for (unsigned i = 0; i < 8; i += 4) {
+        u[i] = _mm512_shuffle_i64x2(t[i], t[i + 2], 0x88);
+        u[i + 1] = _mm512_shuffle_i64x2(t[i + 1], t[i + 3], 0x88);
+        u[i + 2] = _mm512_shuffle_i64x2(t[i], t[i + 2], 0xDD);
+        u[i + 3] = _mm512_shuffle_i64x2(t[i + 1], t[i + 3], 0xDD);
+      }
+      const unsigned n = steps - s0 < 8 ? steps - s0 : 8;
+      for (unsigned j = 0; j < n; ++j) {
+        const __m512i c = j < 4 ? _mm512_shuffle_i64x2(u[j], u[j + 4], 0x88)
+                                : _mm512_shuffle_i64x2(u[j - 4], u[j], 0xDD);
+        _mm512_store_si512(dst + (s0 + j) * stride, c);
+      }
+    }
+    return true;
+  }
+};
+
+std::size_t scan_jobs_avx512(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
+                             JobState* final_states) {
+  return jobs::scan<Avx512>(jobs, n, k, out, final_states);
+}
+
 }  // namespace
 
 const KernelFns& avx512_kernel() {
   // contains wants the first end, which an early-exiting scalar scan finds soonest.
-  static const KernelFns fns{"avx512", &scan_avx512, scalar_kernel().scan_first};
+  static const KernelFns fns{"avx512", &scan_avx512, scalar_kernel().scan_first,
+                             &scan_jobs_avx512};
   return fns;
 }
 

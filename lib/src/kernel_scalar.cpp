@@ -3,6 +3,8 @@
 // the horizontal delta entering the first word is always 0.
 #include "trawl/kernel.h"
 
+#include <algorithm>
+
 namespace trawl {
 namespace {
 
@@ -84,10 +86,34 @@ std::size_t scan_scalar(const StrandProfile& prof, ColumnState& st, const std::u
                          : scan_multi_word<kStopAtFirst>(prof, st, text, len, p0, k, out);
 }
 
+// The reference for the SIMD job kernels: one job after another.
+std::size_t scan_jobs_scalar(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
+                             JobState* final_states) {
+  std::size_t found = 0;
+  StrandProfile prof;
+  prof.words = 1;
+  for (std::size_t j = 0; j < n; ++j) {
+    prof.m = jobs[j].m;
+    prof.peq = jobs[j].peq;
+    std::uint64_t vp = jobs[j].vp, vn = 0;
+    ColumnState st{&vp, &vn, jobs[j].score};
+    // scan_one_word writes EndCost entries: scan in pieces through a small buffer.
+    EndCost buf[256];
+    for (std::uint32_t pos = 0; pos < jobs[j].len; pos += 256) {
+      const std::size_t len = std::min<std::size_t>(256, jobs[j].len - pos);
+      const std::size_t got = scan_one_word<false>(prof, st, jobs[j].text + pos, len, pos, k, buf);
+      for (std::size_t e = 0; e < got; ++e)
+        out[found++] = {static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(buf[e].pos), buf[e].cost};
+    }
+    final_states[j] = {vp, vn, st.score};
+  }
+  return found;
+}
+
 }  // namespace
 
 const KernelFns& scalar_kernel() {
-  static const KernelFns fns{"scalar", &scan_scalar<false>, &scan_scalar<true>};
+  static const KernelFns fns{"scalar", &scan_scalar<false>, &scan_scalar<true>, &scan_jobs_scalar};
   return fns;
 }
 

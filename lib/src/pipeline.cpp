@@ -37,6 +37,7 @@ struct WindowTask {
 // the run. Either a batch of whole records or one window task.
 struct Batch {
   RecordBatch records;
+  std::vector<std::string_view> views;  // records.seq(r), for Searcher::prescan
   WindowTask task;
   bool is_window = false;
   BatchResults results;
@@ -58,8 +59,18 @@ void search_batch(Searcher& searcher, const PatternSet& patterns, const Pipeline
   const RecordBatch& rb = b.records;
   const ResultShape& shape = opt.shape;
   const auto npat = static_cast<std::uint32_t>(patterns.size());
+  b.views.clear();
+  for (std::size_t r = 0; r < rb.size(); ++r) b.views.push_back(rb.seq(r));
+  // Short records are scanned in groups, a (record, pattern, strand) per SIMD lane.
+  std::size_t group_first = 0, group_size = 0;
   for (std::size_t r = 0; r < rb.size(); ++r) {
     const std::uint64_t text_idx = rb.first_record + r;
+    if (r == group_first + group_size) {
+      group_first = r;
+      group_size = searcher.prescan(std::span(b.views).subspan(r),
+                                    opt.paired ? text_idx : Searcher::kAllPatterns);
+    }
+    searcher.select_prescanned(r - group_first);
     // --paired: only pattern i in record i. A surplus record has no pattern; the count
     // mismatch is reported after the run.
     std::uint32_t first = 0, last = npat;
@@ -67,7 +78,6 @@ void search_batch(Searcher& searcher, const PatternSet& patterns, const Pipeline
       first = text_idx < npat ? static_cast<std::uint32_t>(text_idx) : npat;
       last = text_idx < npat ? first + 1 : npat;
     }
-    searcher.set_text(rb.seq(r));
     switch (shape.command) {
       case Command::hits:
         for (std::uint32_t pi = first; pi < last; ++pi) searcher.find_hits(pi, text_idx, b.results.hits);

@@ -11,6 +11,13 @@ namespace {
 // small whatever the record length.
 constexpr std::size_t kScanChunk = 8192;
 
+// Prescan work groups: at most this many lane steps (the bound on their ends) and jobs, so
+// the buffers stay small. Records longer than kPrescanMaxText gain nothing from a lane of
+// their own: the tiled kernel already spreads them over every lane.
+constexpr std::uint64_t kPrescanSteps = std::uint64_t{1} << 16;
+constexpr std::size_t kPrescanJobs = 4096;
+constexpr std::size_t kPrescanMaxText = 4096;
+
 std::uint64_t saturating_sub(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
 
 }  // namespace
@@ -25,11 +32,118 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
   vn_.resize(words);
   column_.resize(patterns_.max_length() + 1);
   ends_.resize(kScanChunk);
+  // The start column at the text start (collect_ends), for the prescan jobs.
+  for (std::uint32_t m = 1; m <= 64; ++m) {
+    std::uint64_t vp = ~std::uint64_t{0};
+    if (options_.overhang)
+      for (std::uint32_t j = 0; j < m; ++j)
+        if (overhang_cost(options_, j + 1) == overhang_cost(options_, j)) vp &= ~(std::uint64_t{1} << j);
+    start_column_[m] = {vp, overhang_cost(options_, m)};
+  }
+}
+
+std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint64_t paired_first) {
+  pre_records_.clear();
+  pre_jobs_.clear();
+  pre_fwd_.clear();
+  pre_rev_.clear();
+  pre_peq_.clear();
+  pre_current_ = nullptr;
+  const auto npat = static_cast<std::uint32_t>(patterns_.size());
+  const unsigned strands = options_.searches_rc() ? 2 : 1;
+  const bool short_patterns = patterns_.max_length() <= 64;
+  // Where each job's text and profile will be, fixed up once the buffers stop growing.
+  struct Source {
+    std::uint64_t codes;
+    bool rc;
+    std::uint64_t peq;  // offset in pre_peq_, or kOpen: the precomputed profile in the job
+  };
+  thread_local std::vector<Source> sources;
+  sources.clear();
+  std::uint64_t steps = 0;
+  std::size_t r = 0;
+  for (; r < texts.size(); ++r) {
+    if (r > 0 && (steps >= kPrescanSteps || pre_jobs_.size() >= kPrescanJobs)) break;
+    PrescanRecord rec;
+    rec.text = texts[r];
+    std::uint32_t first = 0, last = npat;
+    if (paired_first != kAllPatterns) {
+      first = paired_first + r < npat ? static_cast<std::uint32_t>(paired_first + r) : npat;
+      last = first < npat ? first + 1 : npat;
+    }
+    rec.first_pattern = first;
+    const std::uint64_t n = rec.text.size();
+    if (short_patterns && first < last && n <= kPrescanMaxText) {
+      rec.codes_offset = pre_fwd_.size();
+      pre_fwd_.resize(pre_fwd_.size() + n);
+      std::uint8_t* fwd = pre_fwd_.data() + rec.codes_offset;
+      for (std::uint64_t i = 0; i < n; ++i) fwd[i] = class_of_[static_cast<std::uint8_t>(rec.text[i])];
+      if (strands == 2) {
+        pre_rev_.resize(pre_fwd_.size());
+        std::reverse_copy(fwd, fwd + n, pre_rev_.data() + rec.codes_offset);
+      }
+      rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
+      for (std::uint32_t pi = first; pi < last; ++pi) {
+        for (unsigned s = 0; s < strands; ++s) {
+          const StrandProfile prof = patterns_.profile(pi, s ? Strand::rc : Strand::fwd, profile_scratch_);
+          Source src{rec.codes_offset, s == 1, Window::kOpen};
+          if (prof.peq == profile_scratch_.data()) {  // built on demand: keep a copy
+            src.peq = pre_peq_.size();
+            pre_peq_.insert(pre_peq_.end(), prof.peq, prof.peq + prof.classes_hint);
+          }
+          const auto& [vp, score] = start_column_[prof.m];
+          pre_jobs_.push_back({prof.peq, nullptr, static_cast<std::uint32_t>(n), prof.m,
+                               prof.classes_hint, vp, score});
+          sources.push_back(src);
+        }
+      }
+      steps += std::uint64_t{last - first} * strands * n;
+    }
+    pre_records_.push_back(rec);
+  }
+  // The kernels read up to 8 codes past a text's end.
+  pre_fwd_.resize(pre_fwd_.size() + 8);
+  pre_rev_.resize(pre_rev_.size() + 8);
+  for (std::size_t j = 0; j < pre_jobs_.size(); ++j) {
+    pre_jobs_[j].text = (sources[j].rc ? pre_rev_ : pre_fwd_).data() + sources[j].codes;
+    if (sources[j].peq != Window::kOpen) pre_jobs_[j].peq = pre_peq_.data() + sources[j].peq;
+  }
+
+  // Scan, then group the ends by job (each job's ends come out in increasing position).
+  const std::size_t jobs = pre_jobs_.size();
+  pre_final_.resize(jobs);
+  pre_raw_ends_.resize(steps);
+  const std::size_t found =
+      jobs ? kernel_.scan_jobs(pre_jobs_.data(), jobs, options_.k, pre_raw_ends_.data(), pre_final_.data()) : 0;
+  pre_end_offsets_.assign(jobs + 1, 0);
+  for (std::size_t e = 0; e < found; ++e) ++pre_end_offsets_[pre_raw_ends_[e].job + 1];
+  for (std::size_t j = 0; j < jobs; ++j) pre_end_offsets_[j + 1] += pre_end_offsets_[j];
+  pre_ends_.resize(found);
+  thread_local std::vector<std::uint32_t> fill;
+  fill.assign(pre_end_offsets_.begin(), pre_end_offsets_.end() - 1);
+  for (std::size_t e = 0; e < found; ++e) {
+    const JobEnd& je = pre_raw_ends_[e];
+    pre_ends_[fill[je.job]++] = {je.pos, je.cost};
+  }
+  return r;
+}
+
+void Searcher::select_prescanned(std::size_t r) {
+  const PrescanRecord& rec = pre_records_[r];
+  if (rec.first_job == kNoJobs) {
+    set_text(rec.text);
+    return;
+  }
+  text_ = rec.text;
+  windowed_ = false;
+  rev_ready_ = false;
+  pre_current_ = &rec;
 }
 
 void Searcher::set_text(std::string_view text) {
   text_ = text;
   windowed_ = false;
+  pre_current_ = nullptr;
   // Both strands are encoded on first use, the forward one only as far as a scan reaches
   // (contains often stops after a few dozen characters).
   fwd_codes_.resize(text.size());
@@ -41,6 +155,7 @@ void Searcher::set_window(std::string_view text, Window window) {
   // Slices are encoded per pattern and strand, as each needs its own margins.
   text_ = text;
   windowed_ = true;
+  pre_current_ = nullptr;
   rev_ready_ = false;
   window_ = window;
 }
@@ -76,7 +191,7 @@ StrandCounts Searcher::count_hits(std::uint32_t pi) {
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
     const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
-    strand_candidates(prof, strand, /*stop_at_first=*/false);
+    strand_candidates(pi, prof, strand, /*stop_at_first=*/false);
     std::uint32_t count = 0;
     if (!options_.n_filter_on()) {
       // DESIGN §3: without the N filter every candidate end is one hit; no traceback.
@@ -96,7 +211,7 @@ bool Searcher::has_hit(std::uint32_t pi) {
     // Without the N filter every run of ends with cost <= k holds a local minimum
     // (DESIGN §3), so the first owned end decides.
     const bool first_decides = !options_.n_filter_on();
-    strand_candidates(prof, strand, first_decides);
+    strand_candidates(pi, prof, strand, first_decides);
     if (first_decides) {
       if (!selected_.empty()) return true;
       continue;
@@ -125,8 +240,19 @@ void Searcher::encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi) {
   strand_text_ = {codes, lo, n};
 }
 
-void Searcher::strand_candidates(const StrandProfile& prof, Strand strand, bool stop_at_first) {
+void Searcher::strand_candidates(std::uint32_t pi, const StrandProfile& prof, Strand strand,
+                                 bool stop_at_first) {
   const std::uint64_t n = text_.size();
+  if (pre_current_) {
+    const PrescanRecord& rec = *pre_current_;
+    const unsigned strands = options_.searches_rc() ? 2 : 1;
+    pre_job_index_ = rec.first_job + (pi - rec.first_pattern) * strands + (strand == Strand::rc ? 1 : 0);
+    pre_job_ = &pre_jobs_[pre_job_index_];
+    strand_text_ = {std::span<const std::uint8_t>(pre_job_->text, n), 0, n};
+    collect_ends(prof, strand_text_, Ownership{}, stop_at_first);
+    pre_job_ = nullptr;
+    return;
+  }
   if (!windowed_) {
     if (strand == Strand::rc && !rev_ready_) {
       encode_forward_until(n);
@@ -249,12 +375,24 @@ bool Searcher::collect_ends(const StrandProfile& prof, const StrandText& st, Own
   if (state.score <= k) on_end(ws, static_cast<std::int32_t>(state.score));
   if (stop_at_first && !selected_.empty()) return true;
 
+  if (pre_job_) {
+    // Prescanned: the kernel's ends and last column are already known.
+    const std::uint32_t j = pre_job_index_;
+    for (std::uint32_t e = pre_end_offsets_[j]; e < pre_end_offsets_[j + 1]; ++e) {
+      on_end(pre_ends_[e].pos, pre_ends_[e].cost);
+      if (stop_at_first && !selected_.empty()) return true;
+    }
+    vp_[0] = pre_final_[j].vp;
+    vn_[0] = pre_final_[j].vn;
+    state.score = pre_final_[j].score;
+    if (run_open && run_last < pe) close_run();
+  }
   // contains on a whole record stops inside the kernel at the first end.
   const ScanFn scan = stop_at_first && own.kind == Own::all ? kernel_.scan_first : kernel_.scan;
   bool done = false;
   // An early stop is likely soon, so contains starts with small chunks and doubles them.
   std::uint64_t chunk = stop_at_first ? 64 : kScanChunk;
-  for (std::uint64_t pos = ws; pos < pe && !done; pos += chunk, chunk = std::min<std::uint64_t>(2 * chunk, kScanChunk)) {
+  for (std::uint64_t pos = pre_job_ ? pe : ws; pos < pe && !done; pos += chunk, chunk = std::min<std::uint64_t>(2 * chunk, kScanChunk)) {
     const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, pe - pos));
     if (lazy_forward_) encode_forward_until(pos + len);
     const std::size_t found =
@@ -292,7 +430,7 @@ bool Searcher::collect_ends(const StrandProfile& prof, const StrandText& st, Own
 void Searcher::search_strand(std::uint32_t pi, Strand strand, std::uint64_t text_idx,
                              HitList& out) {
   const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
-  strand_candidates(prof, strand, /*stop_at_first=*/false);
+  strand_candidates(pi, prof, strand, /*stop_at_first=*/false);
   if (options_.selection != Selection::best) {
     for (const EndCost& end : selected_) {
       if (options_.n_filter_on() && !passes_end_window_check(strand, prof.m, end.pos)) continue;

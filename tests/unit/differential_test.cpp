@@ -18,7 +18,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
+#include <map>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -334,8 +336,85 @@ trawl::oracle::BestFrom best_from() {
 
 // Compares the library with the oracle on one case. Returns "" or a description of the first
 // difference.
+// The oracle's hits per (pattern, text), shared by the kernels of one case (the oracle is
+// the slow part of the test).
+using OracleCache = std::map<std::pair<std::string, std::string>, std::vector<OracleHit>>;
+
+const std::vector<OracleHit>& oracle_search(OracleCache& cache, const std::string& pattern,
+                                            std::string_view text, const SearchOptions& opt) {
+  auto [it, fresh] = cache.try_emplace({pattern, std::string(text)});
+  if (fresh) it->second = trawl::oracle::search(pattern, text, opt, best_from());
+  return it->second;
+}
+
+// Job lanes (Searcher::prescan): the case's texts plus pieces of them (lanes then end and
+// refill at different steps, empty texts included) in groups, with every pattern and then
+// --paired, each against the oracle; count_hits and has_hit against the same hit list.
+std::string check_prescan(const Case& c, trawl::Searcher& searcher, Stats& stats,
+                          OracleCache& cache) {
+  std::vector<std::string_view> views;
+  for (const std::string& t : c.texts) views.push_back(t);
+  // Pieces on a quarter of the cases only: every view costs oracle time.
+  for (const std::string& t : c.texts) {
+    if (c.text_idx % 4 != 0) break;
+    const std::string_view v = t;
+    views.push_back(v.substr(0, v.size() / 3));
+    views.push_back(v.substr(v.size() / 2));
+    views.push_back(v.substr(v.size() / 5, v.size() / 4));
+    views.push_back({});
+  }
+  const std::uint64_t npat = c.patterns.size();
+  for (int paired = 0; paired < 2; ++paired) {
+    // --paired: view v has pattern first + v, the last views none.
+    const std::uint64_t first = c.text_idx % npat;
+    for (std::size_t r = 0; r < views.size();) {
+      const std::size_t took = searcher.prescan(
+          std::span(views).subspan(r), paired ? first + r : trawl::Searcher::kAllPatterns);
+      if (took == 0 || took > views.size() - r) return "prescan took " + std::to_string(took) + " records";
+      for (std::size_t q = 0; q < took; ++q) {
+        const std::size_t v = r + q;
+        searcher.select_prescanned(q);
+        std::uint64_t lo = 0, hi = npat;
+        if (paired) {
+          lo = std::min(first + v, npat);
+          hi = std::min(lo + 1, npat);
+        }
+        for (std::uint64_t pi = lo; pi < hi; ++pi) {
+          const auto p32 = static_cast<std::uint32_t>(pi);
+          trawl::HitList hits;
+          searcher.find_hits(p32, v, hits);
+          const trawl::StrandCounts counts = searcher.count_hits(p32);
+          const bool has = searcher.has_hit(p32);
+          std::vector<OracleHit> got;
+          for (const trawl::Hit& h : hits.hits) got.push_back(trawl::oracle::from_library(hits, h));
+          const std::vector<OracleHit>& expected = oracle_search(cache, c.patterns[pi], views[v], c.opt);
+          stats.hits += got.size();
+          const std::string where = std::string("prescan") + (paired ? " --paired" : "") +
+                                    " view[" + std::to_string(v) + "] (n=" +
+                                    std::to_string(views[v].size()) + ") pattern[" +
+                                    std::to_string(pi) + "]";
+          if (!(got == expected))
+            return where + ": hit lists differ\n  library:\n" + list(got) + "  oracle:\n" +
+                   list(expected);
+          std::uint32_t fwd = 0, rc = 0;
+          for (const OracleHit& h : expected) (h.strand == trawl::Strand::fwd ? fwd : rc) += 1;
+          const bool best = c.opt.selection == Selection::best;
+          if (best ? (counts.fwd > 0) != (fwd > 0) || (counts.rc > 0) != (rc > 0)
+                   : counts.fwd != fwd || counts.rc != rc)
+            return where + ": count_hits " + std::to_string(counts.fwd) + "+" +
+                   std::to_string(counts.rc) + ", oracle " + std::to_string(fwd) + "+" +
+                   std::to_string(rc);
+          if (has != !expected.empty()) return where + ": has_hit is wrong";
+        }
+      }
+      r += took;
+    }
+  }
+  return "";
+}
+
 std::string run_case(const Case& c, const trawl::KernelFns& kernel, Stats& stats,
-                     bool also_single = true) {
+                     OracleCache& cache, bool also_single = true) {
   std::vector<trawl::Pattern> ps;
   for (std::size_t i = 0; i < c.patterns.size(); ++i)
     ps.push_back({"p" + std::to_string(i), c.patterns[i]});
@@ -369,7 +448,7 @@ std::string run_case(const Case& c, const trawl::KernelFns& kernel, Stats& stats
       const std::string& pat = c.patterns[pi];
       std::vector<OracleHit> expected;
       try {
-        expected = trawl::oracle::search(pat, text, c.opt, best_from());
+        expected = oracle_search(cache, pat, text, c.opt);
       } catch (const std::exception& e) {
         return std::string("ORACLE BUG: ") + e.what();
       }
@@ -420,20 +499,21 @@ std::string run_case(const Case& c, const trawl::KernelFns& kernel, Stats& stats
         got.push_back(trawl::oracle::from_library(one, h));
       }
       const std::vector<OracleHit> expected =
-          trawl::oracle::search(c.patterns[pi], text, c.opt, best_from());
+          oracle_search(cache, c.patterns[pi], text, c.opt);
       if (!(got == expected))
         return "search_pattern(" + std::to_string(pi) + ") on text[" + std::to_string(t) +
                "] differs\n  library:\n" + list(got) + "  oracle:\n" + list(expected);
     }
   }
-  return "";
+  return check_prescan(c, searcher, stats, cache);
 }
 
 // Greedy shrinking of a failing case to a small reproducer (single pattern, single text).
 Case shrink(Case c, const trawl::KernelFns& kernel) {
   Stats st;
   auto fails = [&](const Case& x) {
-    const std::string r = run_case(x, kernel, st, false);
+    OracleCache fresh;
+    const std::string r = run_case(x, kernel, st, fresh, false);
     return !r.empty() && r.rfind("ORACLE BUG", 0) != 0;
   };
   // Single pattern / single text first.
@@ -526,8 +606,9 @@ TEST_CASE("differential: Searcher (every kernel) vs naive oracle on seeded rando
       break;
     }
     const std::uint64_t hits_before = stats.hits;
+    OracleCache cache;
     for (const trawl::KernelFns* kernel : kernels) {
-      const std::string diff = run_case(c, *kernel, stats);
+      const std::string diff = run_case(c, *kernel, stats, cache);
       if (diff.empty()) continue;
       ++failures;
       if (keep_going && failures > 5) break;
@@ -538,7 +619,8 @@ TEST_CASE("differential: Searcher (every kernel) vs naive oracle on seeded rando
       if (diff.rfind("ORACLE BUG", 0) != 0) {
         const Case small = shrink(c, *kernel);
         Stats st;
-        report += "\nshrunk reproducer:\n" + describe_case(small) + run_case(small, *kernel, st, false);
+        OracleCache fresh;
+        report += "\nshrunk reproducer:\n" + describe_case(small) + run_case(small, *kernel, st, fresh, false);
       }
       FAIL_CHECK(report);
       break;

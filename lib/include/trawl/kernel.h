@@ -33,12 +33,44 @@ using ScanFn = std::size_t (*)(const StrandProfile& profile, ColumnState& state,
                                const std::uint8_t* text, std::size_t len, std::uint64_t p0,
                                std::int32_t k, EndCost* out);
 
+// One whole short-text scan for scan_jobs: a single-word profile (m <= 64) over a text of
+// class codes, from the start column (vp, vn = 0, score); end positions count from 0.
+// The text must stay readable 8 bytes past len (the SIMD kernels read it 8 codes at a time).
+struct ScanJob {
+  const std::uint64_t* peq;  // StrandProfile::peq, one word per class
+  const std::uint8_t* text;
+  std::uint32_t len;
+  std::uint32_t m;
+  std::uint32_t classes;     // rows of peq
+  std::uint64_t vp;
+  std::int64_t score;
+};
+// An end p (1..len) of job `job` with cost <= k.
+struct JobEnd {
+  std::uint32_t job;
+  std::uint32_t pos;
+  std::int32_t cost;
+};
+// The DP column after a job's last character (for the right overhang).
+struct JobState {
+  std::uint64_t vp, vn;
+  std::int64_t score;
+};
+
+// Runs every job and writes all their ends with cost <= k to `out` (capacity >= the sum of
+// the jobs' lengths): each job's ends in increasing pos, jobs interleaved in any order.
+// Writes every job's final column to final_states[job]. Returns the number of ends.
+using ScanJobsFn = std::size_t (*)(const ScanJob* jobs, std::size_t n, std::int32_t k,
+                                   JobEnd* out, JobState* final_states);
+
 struct KernelFns {
   const char* name;  // "scalar", "avx2", "avx512"
   ScanFn scan;
   // Like scan, but stops after the first end with cost <= k (writes at most one; `state`
   // is then left at that end). For contains, which needs only the first.
   ScanFn scan_first;
+  // Many short texts at once, a different job in every SIMD lane (src/kernel_jobs.h).
+  ScanJobsFn scan_jobs;
 };
 
 // The portable reference kernel, always available.

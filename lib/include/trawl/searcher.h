@@ -7,6 +7,7 @@
 #include <limits>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "trawl/hit.h"
@@ -44,6 +45,18 @@ class Searcher {
   void search_pattern(std::uint32_t pattern_idx, std::uint64_t text_idx, std::string_view text,
                       HitList& out);
 
+  // Short records in bulk (DESIGN §4 b-d): scans the patterns of whole records from the
+  // front of `texts` in the kernel's job lanes, one (record, pattern, strand) per lane.
+  // Takes records while they fit one work group (at least one) and returns how many it
+  // took; then, for each of them in order, select_prescanned(r) followed by find_hits,
+  // count_hits or has_hit answers exactly as after set_text(texts[r]). `paired_first`:
+  // kAllPatterns, or (--paired) the pattern of texts[0]; record r then has pattern
+  // paired_first + r (none past the last pattern). Records too long for a lane, and
+  // patterns longer than 64, take the ordinary path.
+  static constexpr std::uint64_t kAllPatterns = std::numeric_limits<std::uint64_t>::max();
+  std::size_t prescan(std::span<const std::string_view> texts, std::uint64_t paired_first);
+  void select_prescanned(std::size_t r);
+
   // Tiered access: set_text() (whole record) or set_window() (one window of a record) once,
   // then any of these per pattern. The text must outlive the calls.
   void set_text(std::string_view text);
@@ -77,7 +90,8 @@ class Searcher {
   bool collect_ends(const StrandProfile& prof, const StrandText& st, Ownership own,
                     bool stop_at_first);
   // Candidate ends of one strand for the current record or window; sets strand_text_.
-  void strand_candidates(const StrandProfile& prof, Strand strand, bool stop_at_first);
+  void strand_candidates(std::uint32_t pattern_idx, const StrandProfile& prof, Strand strand,
+                         bool stop_at_first);
   void encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi);
   void encode_forward_until(std::uint64_t end);
 
@@ -106,6 +120,27 @@ class Searcher {
   std::vector<std::int32_t> column_; // D(j, n) of the last column (right overhang)
   std::vector<CigarOp> scratch_ops_;            // traces made only to decide the N filter
   std::vector<std::uint64_t> profile_scratch_;  // profiles built on demand (huge sets)
+
+  // Prescan results (see prescan()): jobs by record, their ends grouped by job.
+  static constexpr std::uint32_t kNoJobs = std::numeric_limits<std::uint32_t>::max();
+  struct PrescanRecord {
+    std::string_view text;
+    std::uint64_t codes_offset = 0;  // in pre_fwd_ / pre_rev_
+    std::uint32_t first_job = kNoJobs;
+    std::uint32_t first_pattern = 0;
+  };
+  std::vector<PrescanRecord> pre_records_;
+  std::vector<std::uint8_t> pre_fwd_, pre_rev_;  // the records' class codes, back to back
+  std::vector<ScanJob> pre_jobs_;
+  std::vector<JobState> pre_final_;
+  std::vector<JobEnd> pre_raw_ends_;
+  std::vector<std::uint32_t> pre_end_offsets_;  // ends of job j: pre_ends_[off[j], off[j+1])
+  std::vector<EndCost> pre_ends_;
+  std::vector<std::uint64_t> pre_peq_;  // profiles built on demand for the jobs
+  std::array<std::pair<std::uint64_t, std::int64_t>, 65> start_column_{};  // (vp, score) by m
+  const PrescanRecord* pre_current_ = nullptr;  // selected by select_prescanned()
+  const ScanJob* pre_job_ = nullptr;            // the job collect_ends consumes, if any
+  std::uint32_t pre_job_index_ = 0;
 
   std::string_view text_;                  // the current record's bytes
   bool windowed_ = false;

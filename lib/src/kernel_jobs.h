@@ -1,0 +1,145 @@
+#pragma once
+// Many short texts at once (DESIGN §4 b and d), shared by the SIMD kernels (included only by
+// their translation units, each compiled with its own -m flags).
+//
+// Every SIMD lane runs a different job, a whole (pattern, text, strand) scan with its own
+// profile and pattern length, and takes the next job as soon as its text ends, so short
+// records fill every lane with no warm-up overlap and no per-record set-up. Lanes advance in
+// blocks: each block runs as many steps as the lane closest to its end has left (at most
+// kBlock), so no lane ends inside a block. Per block, the equality words of every lane are
+// looked up into a step-major buffer (each lane has its own profile, so there is no
+// shared table to look up in; V::fill may do it with vectors, else scalar loads); the
+// Myers steps then run on whole vectors. Two
+// independent vectors are stepped together, because one Myers step is a chain of dependent
+// instructions and a single vector would leave the core idle between them.
+#include <algorithm>
+#include <cstdint>
+
+#include "trawl/kernel.h"
+
+namespace trawl::jobs {
+
+constexpr unsigned kBlock = 64;
+
+// V: the vector operations of one instruction set (see kernel_avx2.cpp, kernel_avx512.cpp).
+template <class V>
+std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
+                 JobState* final_states) {
+  constexpr unsigned W = V::kLanes;  // lanes per vector
+  constexpr unsigned L = 2 * W;      // lanes in all
+  using Reg = typename V::Reg;
+
+  // Per-lane bookkeeping, in memory; the vectors are reloaded from it after a refill.
+  alignas(64) std::uint64_t pv_a[L], mv_a[L], score_a[L], shift_a[L];
+  std::uint32_t job_of[L];
+  const std::uint8_t* text_of[L];
+  const std::uint64_t* peq_of[L];
+  std::uint32_t pos_of[L], len_of[L], classes_of[L];
+  alignas(64) std::uint64_t eqbuf[kBlock * L];
+  alignas(64) std::uint64_t sc[L];
+
+  std::size_t next = 0, found = 0;
+  unsigned active = 0;  // bit l: lane l holds a job
+  // Gives lane l the next job with text left; jobs with empty texts finish at once.
+  auto refill = [&](unsigned l) {
+    while (next < n && jobs[next].len == 0) {
+      final_states[next] = {jobs[next].vp, 0, jobs[next].score};
+      ++next;
+    }
+    if (next == n) {
+      active &= ~(1u << l);
+      pv_a[l] = mv_a[l] = 0;
+      score_a[l] = std::uint64_t{1} << 62;  // never <= k
+      shift_a[l] = 0;
+      static const std::uint8_t kNoText[kBlock + 8] = {};
+      static const std::uint64_t kNoMatch[1] = {0};
+      text_of[l] = kNoText;  // an idle lane reads class 0, which matches nothing
+      peq_of[l] = kNoMatch;
+      pos_of[l] = len_of[l] = 0;
+      classes_of[l] = 1;
+      return;
+    }
+    const ScanJob& j = jobs[next];
+    active |= 1u << l;
+    job_of[l] = static_cast<std::uint32_t>(next++);
+    text_of[l] = j.text;
+    peq_of[l] = j.peq;
+    pos_of[l] = 0;
+    len_of[l] = j.len;
+    classes_of[l] = j.classes;
+    pv_a[l] = j.vp;
+    mv_a[l] = 0;
+    score_a[l] = static_cast<std::uint64_t>(j.score);
+    shift_a[l] = j.m - 1;
+  };
+  for (unsigned l = 0; l < L; ++l) refill(l);
+
+  const Reg kv = V::set1(static_cast<std::uint64_t>(k));
+  while (active) {
+    std::uint32_t steps = kBlock;
+    for (unsigned a = active; a; a &= a - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctz(a));
+      steps = std::min(steps, len_of[l] - pos_of[l]);
+    }
+    // Equality words, step-major: eqbuf[s * L + l]. Idle lanes see no matches.
+    for (unsigned g = 0; g < 2; ++g) {
+      const std::uint8_t* texts[W];
+      for (unsigned i = 0; i < W; ++i) texts[i] = text_of[g * W + i] + pos_of[g * W + i];
+      if (V::fill(peq_of + g * W, classes_of + g * W, texts, steps, eqbuf + g * W, L)) continue;
+      for (unsigned i = 0; i < W; ++i) {
+        const std::uint64_t* peq = peq_of[g * W + i];
+        std::uint64_t* dst = eqbuf + g * W + i;
+        for (std::uint32_t s = 0; s < steps; ++s) dst[s * L] = peq[texts[i][s]];
+      }
+    }
+
+    Reg pv[2], mv[2], score[2], shift[2];
+    for (unsigned g = 0; g < 2; ++g) {
+      pv[g] = V::load(pv_a + g * W);
+      mv[g] = V::load(mv_a + g * W);
+      score[g] = V::load(score_a + g * W);
+      shift[g] = V::load(shift_a + g * W);
+    }
+    for (std::uint32_t s = 0; s < steps; ++s) {
+      unsigned hit = 0;
+      for (unsigned g = 0; g < 2; ++g) {
+        const Reg eq = V::load(eqbuf + s * L + g * W);
+        const Reg xv = V::or_(eq, mv[g]);
+        const Reg xh = V::or_(V::xor_(V::add(V::and_(eq, pv[g]), pv[g]), pv[g]), eq);
+        Reg ph = V::or_not_or(mv[g], xh, pv[g]);  // mv | ~(xh | pv)
+        Reg mh = V::and_(pv[g], xh);
+        score[g] = V::add(score[g], V::low_bit(V::srlv(ph, shift[g])));
+        score[g] = V::sub(score[g], V::low_bit(V::srlv(mh, shift[g])));
+        ph = V::shl1(ph);
+        mh = V::shl1(mh);
+        pv[g] = V::or_not_or(mh, xv, ph);  // mh | ~(xv | ph)
+        mv[g] = V::and_(ph, xv);
+        hit |= V::le_mask(score[g], kv) << (g * W);
+      }
+      if (hit) {  // rare: write the ends at or below k
+        V::store(sc, score[0]);
+        V::store(sc + W, score[1]);
+        for (; hit; hit &= hit - 1) {
+          const unsigned l = static_cast<unsigned>(__builtin_ctz(hit));
+          out[found++] = {job_of[l], pos_of[l] + s + 1, static_cast<std::int32_t>(sc[l])};
+        }
+      }
+    }
+    for (unsigned g = 0; g < 2; ++g) {
+      V::store(pv_a + g * W, pv[g]);
+      V::store(mv_a + g * W, mv[g]);
+      V::store(score_a + g * W, score[g]);
+    }
+    for (unsigned a = active; a; a &= a - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctz(a));
+      pos_of[l] += steps;
+      if (pos_of[l] == len_of[l]) {
+        final_states[job_of[l]] = {pv_a[l], mv_a[l], static_cast<std::int64_t>(score_a[l])};
+        refill(l);
+      }
+    }
+  }
+  return found;
+}
+
+}  // namespace trawl::jobs
