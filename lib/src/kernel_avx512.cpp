@@ -150,12 +150,41 @@ std::size_t scan_jobs_avx512(const ScanJob* jobs, std::size_t n, std::int32_t k,
   return jobs::scan<Avx512>(jobs, n, k, out, final_states);
 }
 
+// 64 bytes at a time: two 128-entry byte permutes cover the table, the top bit picks one,
+// and one more permute reverses the block for the rc strand. Needs AVX512-VBMI (and BW for
+// the byte masks), which the dispatch below checks at run time.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void encode_vbmi(
+    const std::uint8_t* table, const std::uint8_t* src, std::size_t n, std::uint8_t* fwd,
+    std::uint8_t* rev_end) {
+  const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
+  const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
+  alignas(64) std::uint8_t reverse_order[64];
+  for (unsigned i = 0; i < 64; ++i) reverse_order[i] = static_cast<std::uint8_t>(63 - i);
+  const __m512i reverse = _mm512_load_si512(reverse_order);
+  for (std::size_t i = 0; i < n; i += 64) {
+    const std::size_t r = n - i < 64 ? n - i : 64;
+    const __mmask64 m = r == 64 ? ~__mmask64{0} : (__mmask64{1} << r) - 1;
+    const __m512i x = _mm512_maskz_loadu_epi8(m, src + i);
+    const __m512i low_half = _mm512_permutex2var_epi8(t0, x, t1);
+    const __m512i high_half = _mm512_permutex2var_epi8(t2, x, t3);
+    const __m512i codes = _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), low_half, high_half);
+    _mm512_mask_storeu_epi8(fwd + i, m, codes);
+    if (rev_end != nullptr) {
+      // Byte j of the block goes to rev_end[-1 - (i + j)]: reversed, the r codes sit in the
+      // top r bytes of a 64-byte store ending at rev_end - i.
+      const __m512i reversed = _mm512_permutexvar_epi8(reverse, codes);
+      _mm512_mask_storeu_epi8(rev_end - i - 64, m << (64 - r), reversed);
+    }
+  }
+}
+
 }  // namespace
 
 const KernelFns& avx512_kernel() {
   // contains wants the first end, which an early-exiting scalar scan finds soonest.
+  static const bool vbmi = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
   static const KernelFns fns{"avx512", &scan_avx512, scalar_kernel().scan_first,
-                             &scan_jobs_avx512};
+                             &scan_jobs_avx512, vbmi ? &encode_vbmi : scalar_kernel().encode};
   return fns;
 }
 

@@ -4,6 +4,7 @@
 #include "trawl/kernel.h"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace trawl {
 namespace {
@@ -110,10 +111,24 @@ std::size_t scan_jobs_scalar(const ScanJob* jobs, std::size_t n, std::int32_t k,
   return found;
 }
 
+void encode_scalar(const std::uint8_t* table, const std::uint8_t* src, std::size_t n,
+                   std::uint8_t* fwd, std::uint8_t* rev_end) {
+  if (rev_end == nullptr) {
+    for (std::size_t i = 0; i < n; ++i) fwd[i] = table[src[i]];
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t c = table[src[i]];
+    fwd[i] = c;
+    rev_end[-1 - static_cast<std::ptrdiff_t>(i)] = c;
+  }
+}
+
 }  // namespace
 
 const KernelFns& scalar_kernel() {
-  static const KernelFns fns{"scalar", &scan_scalar<false>, &scan_scalar<true>, &scan_jobs_scalar};
+  static const KernelFns fns{"scalar", &scan_scalar<false>, &scan_scalar<true>, &scan_jobs_scalar,
+                             &encode_scalar};
   return fns;
 }
 

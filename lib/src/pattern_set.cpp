@@ -72,13 +72,18 @@ void PatternSet::build_peq(std::string_view used, std::uint64_t* peq) const {
       peq[std::size_t{c} * words + (j >> 6)] |= std::uint64_t{1} << (j & 63);
 }
 
-StrandProfile PatternSet::profile(std::size_t i, Strand s,
-                                  std::vector<std::uint64_t>& scratch) const {
+StrandProfile PatternSet::profile_header(std::size_t i, Strand s) const {
   StrandProfile p;
   p.m = static_cast<std::uint32_t>(seq_offsets_[i + 1] - seq_offsets_[i]);
   p.words = (p.m + 63) / 64;
   p.classes_hint = classes_;
   p.used = (s == Strand::rc ? complements_.data() : seqs_.data()) + seq_offsets_[i];
+  return p;
+}
+
+StrandProfile PatternSet::profile(std::size_t i, Strand s,
+                                  std::vector<std::uint64_t>& scratch) const {
+  StrandProfile p = profile_header(i, s);
   if (precomputed_) {
     p.peq = peq_.data() + peq_offsets_[2 * i + (s == Strand::rc ? 1 : 0)];
   } else {

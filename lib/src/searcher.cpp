@@ -77,11 +77,13 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       rec.codes_offset = pre_fwd_.size();
       pre_fwd_.resize(pre_fwd_.size() + n);
       std::uint8_t* fwd = pre_fwd_.data() + rec.codes_offset;
-      for (std::uint64_t i = 0; i < n; ++i) fwd[i] = class_of_[static_cast<std::uint8_t>(rec.text[i])];
+      std::uint8_t* rev_end = nullptr;
       if (strands == 2) {
         pre_rev_.resize(pre_fwd_.size());
-        std::reverse_copy(fwd, fwd + n, pre_rev_.data() + rec.codes_offset);
+        rev_end = pre_rev_.data() + rec.codes_offset + n;
       }
+      kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), n,
+                     fwd, rev_end);
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
       for (std::uint32_t pi = first; pi < last; ++pi) {
         for (unsigned s = 0; s < strands; ++s) {
@@ -126,6 +128,19 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     pre_ends_[fill[je.job]++] = {je.pos, je.cost};
   }
   return r;
+}
+
+std::uint32_t Searcher::prescan_job(std::uint32_t pi, Strand strand) const {
+  const unsigned strands = options_.searches_rc() ? 2 : 1;
+  return pre_current_->first_job + (pi - pre_current_->first_pattern) * strands +
+         (strand == Strand::rc ? 1 : 0);
+}
+
+StrandProfile Searcher::profile_for(std::uint32_t pi, Strand strand) {
+  if (!pre_current_) return patterns_.profile(pi, strand, profile_scratch_);
+  StrandProfile prof = patterns_.profile_header(pi, strand);
+  prof.peq = pre_jobs_[prescan_job(pi, strand)].peq;
+  return prof;
 }
 
 void Searcher::select_prescanned(std::size_t r) {
@@ -190,7 +205,7 @@ StrandCounts Searcher::count_hits(std::uint32_t pi) {
   StrandCounts counts;
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
-    const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
+    const StrandProfile prof = profile_for(pi, strand);
     strand_candidates(pi, prof, strand, /*stop_at_first=*/false);
     std::uint32_t count = 0;
     if (!options_.n_filter_on()) {
@@ -207,7 +222,7 @@ StrandCounts Searcher::count_hits(std::uint32_t pi) {
 bool Searcher::has_hit(std::uint32_t pi) {
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
-    const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
+    const StrandProfile prof = profile_for(pi, strand);
     // Without the N filter every run of ends with cost <= k holds a local minimum
     // (DESIGN §3), so the first owned end decides.
     const bool first_decides = !options_.n_filter_on();
@@ -244,9 +259,7 @@ void Searcher::strand_candidates(std::uint32_t pi, const StrandProfile& prof, St
                                  bool stop_at_first) {
   const std::uint64_t n = text_.size();
   if (pre_current_) {
-    const PrescanRecord& rec = *pre_current_;
-    const unsigned strands = options_.searches_rc() ? 2 : 1;
-    pre_job_index_ = rec.first_job + (pi - rec.first_pattern) * strands + (strand == Strand::rc ? 1 : 0);
+    pre_job_index_ = prescan_job(pi, strand);
     pre_job_ = &pre_jobs_[pre_job_index_];
     strand_text_ = {std::span<const std::uint8_t>(pre_job_->text, n), 0, n};
     collect_ends(prof, strand_text_, Ownership{}, stop_at_first);
@@ -429,7 +442,7 @@ bool Searcher::collect_ends(const StrandProfile& prof, const StrandText& st, Own
 
 void Searcher::search_strand(std::uint32_t pi, Strand strand, std::uint64_t text_idx,
                              HitList& out) {
-  const StrandProfile prof = patterns_.profile(pi, strand, profile_scratch_);
+  const StrandProfile prof = profile_for(pi, strand);
   strand_candidates(pi, prof, strand, /*stop_at_first=*/false);
   if (options_.selection != Selection::best) {
     for (const EndCost& end : selected_) {

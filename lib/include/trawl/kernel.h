@@ -63,6 +63,12 @@ struct JobState {
 using ScanJobsFn = std::size_t (*)(const ScanJob* jobs, std::size_t n, std::int32_t k,
                                    JobEnd* out, JobState* final_states);
 
+// Maps text bytes to classes through a 256-entry table: fwd[i] = table[src[i]], and when
+// rev_end is not null also rev_end[-1 - i] = table[src[i]] (the reversed text for the rc
+// strand), in one pass.
+using EncodeFn = void (*)(const std::uint8_t* table, const std::uint8_t* src, std::size_t n,
+                          std::uint8_t* fwd, std::uint8_t* rev_end);
+
 struct KernelFns {
   const char* name;  // "scalar", "avx2", "avx512"
   ScanFn scan;
@@ -71,6 +77,7 @@ struct KernelFns {
   ScanFn scan_first;
   // Many short texts at once, a different job in every SIMD lane (src/kernel_jobs.h).
   ScanJobsFn scan_jobs;
+  EncodeFn encode;
 };
 
 // The portable reference kernel, always available.

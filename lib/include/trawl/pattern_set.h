@@ -69,6 +69,8 @@ class PatternSet {
   // very large ones (e.g. one pattern per record with --paired) build it on demand into
   // `scratch`, which must then outlive the returned view.
   StrandProfile profile(std::size_t i, Strand s, std::vector<std::uint64_t>& scratch) const;
+  // The same without peq (null), for callers that already hold the profile's words.
+  StrandProfile profile_header(std::size_t i, Strand s) const;
   std::uint32_t max_length() const { return max_length_; }
 
  private:

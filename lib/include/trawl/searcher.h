@@ -93,6 +93,9 @@ class Searcher {
   void strand_candidates(std::uint32_t pattern_idx, const StrandProfile& prof, Strand strand,
                          bool stop_at_first);
   void encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi);
+  // The pattern's profile on one strand; a prescanned record reuses its job's words.
+  StrandProfile profile_for(std::uint32_t pattern_idx, Strand strand);
+  std::uint32_t prescan_job(std::uint32_t pattern_idx, Strand strand) const;
   void encode_forward_until(std::uint64_t end);
 
   void search_strand(std::uint32_t pattern_idx, Strand strand, std::uint64_t text_idx,
