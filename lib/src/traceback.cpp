@@ -6,9 +6,12 @@
 namespace trawl {
 namespace {
 
-// Portable bit count: the build targets plain x86-64 (no POPCNT instruction assumed), where
-// std::popcount would be a library call; this inlines to a dozen ALU operations.
-inline int bit_count(std::uint64_t x) {
+// Bit count. The build targets plain x86-64 (no POPCNT instruction assumed), where
+// std::popcount would be a library call, so the portable form inlines a dozen ALU
+// operations; where the CPU has POPCNT, the walk runs in a copy compiled for it.
+template <bool kHwPopcount>
+[[gnu::always_inline]] inline int bit_count(std::uint64_t x) {
+  if constexpr (kHwPopcount) return __builtin_popcountll(x);
   x = x - ((x >> 1) & 0x5555555555555555ull);
   x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
   x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
@@ -19,7 +22,7 @@ inline int bit_count(std::uint64_t x) {
 // of the band: prefer '=', then 'X', then 'D', then 'I'. Ops are collected from the end.
 // Returns the column where the walk stopped and the pattern start.
 template <typename Cell>
-void greedy_walk(const Cell& D, const StrandProfile& prof, const std::uint8_t* text,
+[[gnu::always_inline]] inline void greedy_walk(const Cell& D, const StrandProfile& prof, const std::uint8_t* text,
                  std::size_t rows, std::size_t cols, bool left_overhang,
                  const SearchOptions& options, std::vector<char>& rev_ops, std::size_t& i_out,
                  std::uint32_t& pattern_start) {
@@ -53,6 +56,31 @@ void greedy_walk(const Cell& D, const StrandProfile& prof, const std::uint8_t* t
   }
   if (g != 0) throw std::logic_error("traceback failed: cost does not add up");
   i_out = i;
+}
+
+// The greedy walk over bit-parallel columns: D(j, i) = popcount(pv_i below j) -
+// popcount(mv_i below j) (the top row is free). Returns D(rows, cols).
+template <bool kHwPopcount>
+[[gnu::always_inline]] inline std::int32_t walk_columns(
+    const std::uint64_t* cpv, const std::uint64_t* cmv, const StrandProfile& prof,
+    const std::uint8_t* text, std::size_t rows, std::size_t cols, bool left_overhang,
+    const SearchOptions& options, std::vector<char>& rev_ops, std::size_t& i_stop,
+    std::uint32_t& pattern_start) {
+  auto D = [cpv, cmv](std::size_t j, std::size_t i) -> std::int32_t {
+    const std::uint64_t below = j >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << j) - 1;
+    return bit_count<kHwPopcount>(cpv[i] & below) - bit_count<kHwPopcount>(cmv[i] & below);
+  };
+  greedy_walk(D, prof, text, rows, cols, left_overhang, options, rev_ops, i_stop, pattern_start);
+  return D(rows, cols);
+}
+
+__attribute__((target("popcnt"))) std::int32_t walk_columns_popcnt(
+    const std::uint64_t* cpv, const std::uint64_t* cmv, const StrandProfile& prof,
+    const std::uint8_t* text, std::size_t rows, std::size_t cols, bool left_overhang,
+    const SearchOptions& options, std::vector<char>& rev_ops, std::size_t& i_stop,
+    std::uint32_t& pattern_start) {
+  return walk_columns<true>(cpv, cmv, prof, text, rows, cols, left_overhang, options, rev_ops,
+                            i_stop, pattern_start);
 }
 
 }  // namespace
@@ -103,14 +131,10 @@ TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_
       col_pv_[i] = pv;
       col_mv_[i] = mv;
     }
-    const std::uint64_t* cpv = col_pv_.data();
-    const std::uint64_t* cmv = col_mv_.data();
-    auto D = [cpv, cmv](std::size_t j, std::size_t i) -> std::int32_t {
-      const std::uint64_t below = j >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << j) - 1;
-      return bit_count(cpv[i] & below) - bit_count(cmv[i] & below);
-    };
-    end_cell = D(rows, cols);
-    greedy_walk(D, prof, text, rows, cols, left_overhang, options, rev_ops_, i_stop, pattern_start);
+    static const bool hw_popcount = __builtin_cpu_supports("popcnt");
+    end_cell = (hw_popcount ? &walk_columns_popcnt : &walk_columns<false>)(
+        col_pv_.data(), col_mv_.data(), prof, text, rows, cols, left_overhang, options, rev_ops_,
+        i_stop, pattern_start);
   } else {
     const std::size_t width = cols + 1;
     dp_.resize((std::size_t{rows} + 1) * width);
