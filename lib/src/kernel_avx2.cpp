@@ -95,8 +95,9 @@ struct Avx2 {
 };
 
 std::size_t scan_jobs_avx2(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
-                           JobState* final_states) {
-  return jobs::scan<Avx2>(jobs, n, k, out, final_states);
+                           JobState* final_states, bool first_only) {
+  return first_only ? jobs::scan<Avx2, true>(jobs, n, k, out, final_states)
+                    : jobs::scan<Avx2, false>(jobs, n, k, out, final_states);
 }
 
 }  // namespace

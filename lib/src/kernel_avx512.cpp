@@ -146,8 +146,9 @@ struct Avx512 {
 };
 
 std::size_t scan_jobs_avx512(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
-                             JobState* final_states) {
-  return jobs::scan<Avx512>(jobs, n, k, out, final_states);
+                           JobState* final_states, bool first_only) {
+  return first_only ? jobs::scan<Avx512, true>(jobs, n, k, out, final_states)
+                    : jobs::scan<Avx512, false>(jobs, n, k, out, final_states);
 }
 
 // 64 bytes at a time: two 128-entry byte permutes cover the table, the top bit picks one,

@@ -22,7 +22,8 @@ namespace trawl::jobs {
 constexpr unsigned kBlock = 64;
 
 // V: the vector operations of one instruction set (see kernel_avx2.cpp, kernel_avx512.cpp).
-template <class V>
+// kFirstOnly: a job ends at its first end (contains); its lane idles to the block's end.
+template <class V, bool kFirstOnly>
 std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
                  JobState* final_states) {
   constexpr unsigned W = V::kLanes;  // lanes per vector
@@ -40,6 +41,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
 
   std::size_t next = 0, found = 0;
   unsigned active = 0;  // bit l: lane l holds a job
+  unsigned live = 0;    // bit l: lane l's job still wants ends (kFirstOnly)
   // Gives lane l the next job with text left; jobs with empty texts finish at once.
   auto refill = [&](unsigned l) {
     while (next < n && jobs[next].len == 0) {
@@ -48,6 +50,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     }
     if (next == n) {
       active &= ~(1u << l);
+      live &= ~(1u << l);
       pv_a[l] = mv_a[l] = 0;
       score_a[l] = std::uint64_t{1} << 62;  // never <= k
       shift_a[l] = 0;
@@ -61,6 +64,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     }
     const ScanJob& j = jobs[next];
     active |= 1u << l;
+    live |= 1u << l;
     job_of[l] = static_cast<std::uint32_t>(next++);
     text_of[l] = j.text;
     peq_of[l] = j.peq;
@@ -116,9 +120,11 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
         mv[g] = V::and_(ph, xv);
         hit |= V::le_mask(score[g], kv) << (g * W);
       }
+      if constexpr (kFirstOnly) hit &= live;
       if (hit) {  // rare: write the ends at or below k
         V::store(sc, score[0]);
         V::store(sc + W, score[1]);
+        if constexpr (kFirstOnly) live &= ~hit;
         for (; hit; hit &= hit - 1) {
           const unsigned l = static_cast<unsigned>(__builtin_ctz(hit));
           out[found++] = {job_of[l], pos_of[l] + s + 1, static_cast<std::int32_t>(sc[l])};
@@ -133,7 +139,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     for (unsigned a = active; a; a &= a - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctz(a));
       pos_of[l] += steps;
-      if (pos_of[l] == len_of[l]) {
+      if (pos_of[l] == len_of[l] || (kFirstOnly && !(live >> l & 1u))) {
         final_states[job_of[l]] = {pv_a[l], mv_a[l], static_cast<std::int64_t>(score_a[l])};
         refill(l);
       }

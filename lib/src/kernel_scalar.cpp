@@ -89,7 +89,7 @@ std::size_t scan_scalar(const StrandProfile& prof, ColumnState& st, const std::u
 
 // The reference for the SIMD job kernels: one job after another.
 std::size_t scan_jobs_scalar(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
-                             JobState* final_states) {
+                             JobState* final_states, bool first_only) {
   std::size_t found = 0;
   StrandProfile prof;
   prof.words = 1;
@@ -102,9 +102,12 @@ std::size_t scan_jobs_scalar(const ScanJob* jobs, std::size_t n, std::int32_t k,
     EndCost buf[256];
     for (std::uint32_t pos = 0; pos < jobs[j].len; pos += 256) {
       const std::size_t len = std::min<std::size_t>(256, jobs[j].len - pos);
-      const std::size_t got = scan_one_word<false>(prof, st, jobs[j].text + pos, len, pos, k, buf);
+      const std::size_t got = first_only
+                                  ? scan_one_word<true>(prof, st, jobs[j].text + pos, len, pos, k, buf)
+                                  : scan_one_word<false>(prof, st, jobs[j].text + pos, len, pos, k, buf);
       for (std::size_t e = 0; e < got; ++e)
         out[found++] = {static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(buf[e].pos), buf[e].cost};
+      if (first_only && got) break;
     }
     final_states[j] = {vp, vn, st.score};
   }

@@ -68,7 +68,8 @@ void search_batch(Searcher& searcher, const PatternSet& patterns, const Pipeline
     if (r == group_first + group_size) {
       group_first = r;
       group_size = searcher.prescan(std::span(b.views).subspan(r),
-                                    opt.paired ? text_idx : Searcher::kAllPatterns);
+                                    opt.paired ? text_idx : Searcher::kAllPatterns,
+                                    shape.command == Command::contains);
     }
     searcher.select_prescanned(r - group_first);
     // --paired: only pattern i in record i. A surplus record has no pattern; the count

@@ -42,7 +42,8 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
   }
 }
 
-std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint64_t paired_first) {
+std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint64_t paired_first,
+                              bool only_has_hit) {
   pre_records_.clear();
   pre_jobs_.clear();
   pre_fwd_.clear();
@@ -115,8 +116,28 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   const std::size_t jobs = pre_jobs_.size();
   pre_final_.resize(jobs);
   pre_raw_ends_.resize(steps);
-  const std::size_t found =
-      jobs ? kernel_.scan_jobs(pre_jobs_.data(), jobs, options_.k, pre_raw_ends_.data(), pre_final_.data()) : 0;
+  std::size_t found = 0;
+  if (!(only_has_hit && !options_.n_filter_on())) {
+    if (jobs)
+      found = kernel_.scan_jobs(pre_jobs_.data(), jobs, options_.k, pre_raw_ends_.data(),
+                                pre_final_.data(), false);
+  } else {
+    // has_hit alone, where the first end decides: forward strands first, each stopping at
+    // its first end; a reverse strand only where its forward one found none (has_hit
+    // never looks at it otherwise).
+    sub_index_.clear();
+    for (std::size_t j = 0; j < jobs; j += strands) sub_index_.push_back(static_cast<std::uint32_t>(j));
+    found = scan_subset(0, true);
+    if (strands == 2) {
+      thread_local std::vector<std::uint8_t> has_end;
+      has_end.assign(jobs, 0);
+      for (std::size_t e = 0; e < found; ++e) has_end[pre_raw_ends_[e].job] = 1;
+      sub_index_.clear();
+      for (std::size_t j = 0; j < jobs; j += 2)
+        if (!has_end[j]) sub_index_.push_back(static_cast<std::uint32_t>(j + 1));
+      found = scan_subset(found, true);
+    }
+  }
   pre_end_offsets_.assign(jobs + 1, 0);
   for (std::size_t e = 0; e < found; ++e) ++pre_end_offsets_[pre_raw_ends_[e].job + 1];
   for (std::size_t j = 0; j < jobs; ++j) pre_end_offsets_[j + 1] += pre_end_offsets_[j];
@@ -128,6 +149,19 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     pre_ends_[fill[je.job]++] = {je.pos, je.cost};
   }
   return r;
+}
+
+std::size_t Searcher::scan_subset(std::size_t found, bool first_only) {
+  sub_jobs_.clear();
+  for (std::uint32_t j : sub_index_) sub_jobs_.push_back(pre_jobs_[j]);
+  sub_final_.resize(sub_jobs_.size());
+  if (sub_jobs_.empty()) return found;
+  JobEnd* out = pre_raw_ends_.data() + found;
+  const std::size_t got = kernel_.scan_jobs(sub_jobs_.data(), sub_jobs_.size(), options_.k, out,
+                                            sub_final_.data(), first_only);
+  for (std::size_t e = 0; e < got; ++e) out[e].job = sub_index_[out[e].job];
+  for (std::size_t i = 0; i < sub_index_.size(); ++i) pre_final_[sub_index_[i]] = sub_final_[i];
+  return found + got;
 }
 
 std::uint32_t Searcher::prescan_job(std::uint32_t pi, Strand strand) const {

@@ -364,12 +364,15 @@ std::string check_prescan(const Case& c, trawl::Searcher& searcher, Stats& stats
     views.push_back({});
   }
   const std::uint64_t npat = c.patterns.size();
-  for (int paired = 0; paired < 2; ++paired) {
+  // Modes: bit 0 --paired, bit 1 prescan for has_hit alone (contains).
+  for (int mode = 0; mode < 4; ++mode) {
+    const bool paired = mode & 1, only_has_hit = mode & 2;
     // --paired: view v has pattern first + v, the last views none.
     const std::uint64_t first = c.text_idx % npat;
     for (std::size_t r = 0; r < views.size();) {
       const std::size_t took = searcher.prescan(
-          std::span(views).subspan(r), paired ? first + r : trawl::Searcher::kAllPatterns);
+          std::span(views).subspan(r), paired ? first + r : trawl::Searcher::kAllPatterns,
+          only_has_hit);
       if (took == 0 || took > views.size() - r) return "prescan took " + std::to_string(took) + " records";
       for (std::size_t q = 0; q < took; ++q) {
         const std::size_t v = r + q;
@@ -381,6 +384,12 @@ std::string check_prescan(const Case& c, trawl::Searcher& searcher, Stats& stats
         }
         for (std::uint64_t pi = lo; pi < hi; ++pi) {
           const auto p32 = static_cast<std::uint32_t>(pi);
+          if (only_has_hit) {
+            if (searcher.has_hit(p32) != !oracle_search(cache, c.patterns[pi], views[v], c.opt).empty())
+              return "prescan for has_hit" + std::string(paired ? " --paired" : "") + " view[" +
+                     std::to_string(v) + "] pattern[" + std::to_string(pi) + "]: has_hit is wrong";
+            continue;
+          }
           trawl::HitList hits;
           searcher.find_hits(p32, v, hits);
           const trawl::StrandCounts counts = searcher.count_hits(p32);

@@ -60,8 +60,9 @@ struct JobState {
 // Runs every job and writes all their ends with cost <= k to `out` (capacity >= the sum of
 // the jobs' lengths): each job's ends in increasing pos, jobs interleaved in any order.
 // Writes every job's final column to final_states[job]. Returns the number of ends.
+// first_only: each job stops at its first end (for contains; final_states then undefined).
 using ScanJobsFn = std::size_t (*)(const ScanJob* jobs, std::size_t n, std::int32_t k,
-                                   JobEnd* out, JobState* final_states);
+                                   JobEnd* out, JobState* final_states, bool first_only);
 
 // Maps text bytes to classes through a 256-entry table: fwd[i] = table[src[i]], and when
 // rev_end is not null also rev_end[-1 - i] = table[src[i]] (the reversed text for the rc

@@ -52,9 +52,12 @@ class Searcher {
   // count_hits or has_hit answers exactly as after set_text(texts[r]). `paired_first`:
   // kAllPatterns, or (--paired) the pattern of texts[0]; record r then has pattern
   // paired_first + r (none past the last pattern). Records too long for a lane, and
-  // patterns longer than 64, take the ordinary path.
+  // patterns longer than 64, take the ordinary path. only_has_hit: the caller will ask
+  // has_hit() alone, so (without the N filter) each strand may stop at its first end and
+  // a reverse strand is scanned only where the forward one found none.
   static constexpr std::uint64_t kAllPatterns = std::numeric_limits<std::uint64_t>::max();
-  std::size_t prescan(std::span<const std::string_view> texts, std::uint64_t paired_first);
+  std::size_t prescan(std::span<const std::string_view> texts, std::uint64_t paired_first,
+                      bool only_has_hit = false);
   void select_prescanned(std::size_t r);
 
   // Tiered access: set_text() (whole record) or set_window() (one window of a record) once,
@@ -95,6 +98,9 @@ class Searcher {
   void encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi);
   // The pattern's profile on one strand; a prescanned record reuses its job's words.
   StrandProfile profile_for(std::uint32_t pattern_idx, Strand strand);
+  // Scans the jobs listed in sub_index_, appending their ends (with pre_jobs_ indices) to
+  // pre_raw_ends_ from `found` on; returns the new count.
+  std::size_t scan_subset(std::size_t found, bool first_only);
   std::uint32_t prescan_job(std::uint32_t pattern_idx, Strand strand) const;
   void encode_forward_until(std::uint64_t end);
 
@@ -135,6 +141,9 @@ class Searcher {
   std::vector<PrescanRecord> pre_records_;
   std::vector<std::uint8_t> pre_fwd_, pre_rev_;  // the records' class codes, back to back
   std::vector<ScanJob> pre_jobs_;
+  std::vector<ScanJob> sub_jobs_;           // a subset of pre_jobs_ scanned on its own
+  std::vector<std::uint32_t> sub_index_;    // their indices in pre_jobs_
+  std::vector<JobState> sub_final_;
   std::vector<JobState> pre_final_;
   std::vector<JobEnd> pre_raw_ends_;
   std::vector<std::uint32_t> pre_end_offsets_;  // ends of job j: pre_ends_[off[j], off[j+1])
