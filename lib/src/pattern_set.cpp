@@ -8,10 +8,17 @@ namespace trawl {
 PatternSet::PatternSet(const SearchOptions& options, std::size_t precompute_limit)
     : alphabet_(options.alphabet), rc_(options.searches_rc()), precompute_limit_(precompute_limit) {
   classes_ = alphabet_.class_count();
-  for (unsigned b = 0; b < 256; ++b)
+  for (unsigned b = 0; b < 256; ++b) {
+    const auto byte = static_cast<std::uint8_t>(b);
     for (unsigned c = 0; c < classes_; ++c)
-      if (alphabet_.matches_class(static_cast<std::uint8_t>(b), static_cast<std::uint8_t>(c)))
+      if (alphabet_.matches_class(byte, static_cast<std::uint8_t>(c))) {
         classes_of_[b].push_back(static_cast<std::uint8_t>(c));
+        if (classes_ <= 64) class_mask_[b] |= std::uint64_t{1} << c;
+      }
+    complement_[b] = alphabet_.complement(byte);
+    const char one = static_cast<char>(byte);
+    valid_[b] = !find_invalid_pattern_byte(alphabet_.alphabet, std::string_view(&one, 1));
+  }
 }
 
 PatternSet::PatternSet(const std::vector<Pattern>& patterns, const SearchOptions& options,
@@ -23,7 +30,10 @@ PatternSet::PatternSet(const std::vector<Pattern>& patterns, const SearchOptions
 
 void PatternSet::add(std::string_view id, std::string_view seq) {
   if (seq.empty()) throw std::invalid_argument("pattern '" + std::string(id) + "' is empty");
-  if (auto bad = find_invalid_pattern_byte(alphabet_.alphabet, seq)) {
+  bool all_valid = true;
+  for (char c : seq) all_valid &= valid_[static_cast<std::uint8_t>(c)];
+  if (!all_valid) {
+    const auto bad = find_invalid_pattern_byte(alphabet_.alphabet, seq);
     auto b = static_cast<unsigned char>(seq[*bad]);
     std::string shown = (b >= 0x21 && b < 0x7f) ? std::string(1, static_cast<char>(b))
                                                 : "byte " + std::to_string(b);
@@ -36,9 +46,12 @@ void PatternSet::add(std::string_view id, std::string_view seq) {
   id_offsets_.push_back(ids_.size());
   seqs_ += seq;
   seq_offsets_.push_back(seqs_.size());
-  if (rc_)
-    for (char c : seq)
-      complements_.push_back(static_cast<char>(alphabet_.complement(static_cast<std::uint8_t>(c))));
+  if (rc_) {
+    const std::size_t at = complements_.size();
+    complements_.resize(at + seq.size());
+    for (std::size_t j = 0; j < seq.size(); ++j)
+      complements_[at + j] = static_cast<char>(complement_[static_cast<std::uint8_t>(seq[j])]);
+  }
   max_length_ = std::max(max_length_, static_cast<std::uint32_t>(seq.size()));
 }
 
@@ -67,6 +80,12 @@ void PatternSet::finish() {
 void PatternSet::build_peq(std::string_view used, std::uint64_t* peq) const {
   const std::size_t words = (used.size() + 63) / 64;
   std::fill(peq, peq + std::size_t{classes_} * words, 0);
+  if (classes_ <= 64) {
+    for (std::size_t j = 0; j < used.size(); ++j)
+      for (std::uint64_t mask = class_mask_[static_cast<std::uint8_t>(used[j])]; mask; mask &= mask - 1)
+        peq[static_cast<std::size_t>(__builtin_ctzll(mask)) * words + (j >> 6)] |= std::uint64_t{1} << (j & 63);
+    return;
+  }
   for (std::size_t j = 0; j < used.size(); ++j)
     for (std::uint8_t c : classes_of_[static_cast<std::uint8_t>(used[j])])
       peq[std::size_t{c} * words + (j >> 6)] |= std::uint64_t{1} << (j & 63);

@@ -81,6 +81,11 @@ class PatternSet {
   std::size_t precompute_limit_ = kPrecomputeLimit;
   unsigned classes_ = 0;
   std::array<std::vector<std::uint8_t>, 256> classes_of_;  // text classes each byte matches
+  // The same as bit masks where there are at most 64 classes (iupac, dna): profiles of
+  // --paired patterns are built per record, so this is a hot path.
+  std::array<std::uint64_t, 256> class_mask_{};
+  std::array<std::uint8_t, 256> complement_{};  // AlphabetSpec::complement by byte
+  std::array<bool, 256> valid_{};               // allowed in a pattern
   std::string ids_, seqs_, complements_;  // arenas; complements_ parallels seqs_ (rc only)
   std::vector<std::uint64_t> id_offsets_{0}, seq_offsets_{0};
   bool precomputed_ = false;
