@@ -58,7 +58,13 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     std::uint64_t codes;
     bool rc;
     std::uint64_t peq;  // offset in pre_peq_, or kOpen: the precomputed profile in the job
+    std::uint32_t pattern;
   };
+  // has_hit alone, where the first end decides: each strand stops at its first end and a
+  // reverse strand is needed only where the forward one found none (has_hit never looks at
+  // it otherwise), so profiles built on demand wait for that too.
+  const bool first_end_decides = only_has_hit && !options_.n_filter_on();
+  constexpr std::uint64_t kDeferred = Window::kOpen - 1;
   thread_local std::vector<Source> sources;
   sources.clear();
   std::uint64_t steps = 0;
@@ -88,11 +94,18 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
       for (std::uint32_t pi = first; pi < last; ++pi) {
         for (unsigned s = 0; s < strands; ++s) {
-          const StrandProfile prof = patterns_.profile(pi, s ? Strand::rc : Strand::fwd, profile_scratch_);
-          Source src{rec.codes_offset, s == 1, Window::kOpen};
-          if (prof.peq == profile_scratch_.data()) {  // built on demand: keep a copy
-            src.peq = pre_peq_.size();
-            pre_peq_.insert(pre_peq_.end(), prof.peq, prof.peq + prof.classes_hint);
+          const Strand strand = s ? Strand::rc : Strand::fwd;
+          Source src{rec.codes_offset, s == 1, Window::kOpen, pi};
+          StrandProfile prof;
+          if (s == 1 && first_end_decides && !patterns_.precomputed()) {
+            prof = patterns_.profile_header(pi, strand);
+            src.peq = kDeferred;
+          } else {
+            prof = patterns_.profile(pi, strand, profile_scratch_);
+            if (prof.peq == profile_scratch_.data()) {  // built on demand: keep a copy
+              src.peq = pre_peq_.size();
+              pre_peq_.insert(pre_peq_.end(), prof.peq, prof.peq + prof.classes_hint);
+            }
           }
           const auto& [vp, score] = start_column_[prof.m];
           pre_jobs_.push_back({prof.peq, nullptr, static_cast<std::uint32_t>(n), prof.m,
@@ -107,17 +120,21 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   // The kernels read up to 8 codes past a text's end.
   pre_fwd_.resize(pre_fwd_.size() + 8);
   pre_rev_.resize(pre_rev_.size() + 8);
-  for (std::size_t j = 0; j < pre_jobs_.size(); ++j) {
-    pre_jobs_[j].text = (sources[j].rc ? pre_rev_ : pre_fwd_).data() + sources[j].codes;
-    if (sources[j].peq != Window::kOpen) pre_jobs_[j].peq = pre_peq_.data() + sources[j].peq;
-  }
+  auto fix_up = [&] {
+    for (std::size_t j = 0; j < pre_jobs_.size(); ++j) {
+      pre_jobs_[j].text = (sources[j].rc ? pre_rev_ : pre_fwd_).data() + sources[j].codes;
+      if (sources[j].peq == kDeferred) pre_jobs_[j].peq = nullptr;  // never needed
+      else if (sources[j].peq != Window::kOpen) pre_jobs_[j].peq = pre_peq_.data() + sources[j].peq;
+    }
+  };
+  fix_up();
 
   // Scan, then group the ends by job (each job's ends come out in increasing position).
   const std::size_t jobs = pre_jobs_.size();
   pre_final_.resize(jobs);
   pre_raw_ends_.resize(steps);
   std::size_t found = 0;
-  if (!(only_has_hit && !options_.n_filter_on())) {
+  if (!first_end_decides) {
     if (jobs)
       found = kernel_.scan_jobs(pre_jobs_.data(), jobs, options_.k, pre_raw_ends_.data(),
                                 pre_final_.data(), false);
@@ -133,8 +150,16 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       has_end.assign(jobs, 0);
       for (std::size_t e = 0; e < found; ++e) has_end[pre_raw_ends_[e].job] = 1;
       sub_index_.clear();
-      for (std::size_t j = 0; j < jobs; j += 2)
-        if (!has_end[j]) sub_index_.push_back(static_cast<std::uint32_t>(j + 1));
+      for (std::size_t j = 0; j < jobs; j += 2) {
+        if (has_end[j]) continue;
+        sub_index_.push_back(static_cast<std::uint32_t>(j + 1));
+        if (sources[j + 1].peq == kDeferred) {
+          const StrandProfile prof = patterns_.profile(sources[j + 1].pattern, Strand::rc, profile_scratch_);
+          sources[j + 1].peq = pre_peq_.size();
+          pre_peq_.insert(pre_peq_.end(), prof.peq, prof.peq + prof.classes_hint);
+        }
+      }
+      fix_up();
       found = scan_subset(found, true);
     }
   }

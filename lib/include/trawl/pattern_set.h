@@ -72,6 +72,8 @@ class PatternSet {
   // The same without peq (null), for callers that already hold the profile's words.
   StrandProfile profile_header(std::size_t i, Strand s) const;
   std::uint32_t max_length() const { return max_length_; }
+  // Whether every profile is kept (else profile() builds one per call).
+  bool precomputed() const { return precomputed_; }
 
  private:
   void build_peq(std::string_view used, std::uint64_t* peq) const;
