@@ -103,6 +103,19 @@ TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_
   // Only a band that starts at the real text start has the overhang left column.
   const bool left_overhang = options.overhang.has_value() && s == 0;
 
+  // Exact occurrence: the walk would take m '=' steps down the diagonal (a cost-0 path ending
+  // at p >= m cannot use the left overhang, and p <= n has no right overhang), so skip the DP.
+  // Dense exact hits (short adapters, k = 0) are common enough to be worth the O(m) check.
+  if (o == 0 && p >= m) {
+    const std::uint8_t* last_m = text + (cols - m);
+    std::uint32_t j = 0;
+    while (j < m && prof.eq(j, last_m[j])) ++j;
+    if (j == m) {
+      ops.push_back({m, '='});
+      return {p - m, p, 0, m, 0};
+    }
+  }
+
   rev_ops_.clear();
   std::size_t i_stop = 0;
   std::uint32_t pattern_start = 0;

@@ -1,4 +1,6 @@
 #include <charconv>
+#include <cstring>
+#include <span>
 
 #include "trawl/sinks.h"
 
@@ -30,47 +32,69 @@ class TsvHitsSink final : public ResultSink {
 
   void format(const RecordBatch& batch, const BatchResults& results,
               std::string& out) const override {
+    // Rows are written through a raw pointer into room reserved for the batch's worst case
+    // (one std::string append per field would dominate dense outputs).
+    std::size_t bound = 0;
     for (const Hit& h : results.hits.hits) {
       const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
-      out.append(patterns_.pattern(h.pattern_idx).id);
-      out.push_back('\t');
-      out.append(batch.name(r));
-      out.push_back('\t');
-      if (h.cost < 0) out.push_back('-');
-      append_uint(out, static_cast<std::uint64_t>(h.cost < 0 ? -h.cost : h.cost));
-      out.push_back('\t');
-      out.push_back(strand_char(h.strand));
-      out.push_back('\t');
-      append_uint(out, h.start);
-      out.push_back('\t');
-      append_uint(out, h.end);
+      bound += patterns_.pattern(h.pattern_idx).id.size() + batch.name(r).size() +
+               (h.end - h.start) + 24 * std::size_t{h.cigar_count} + 21 * (3 + columns_.extra.size()) + 16;
+    }
+    const std::size_t used = out.size();
+    out.resize(used + bound);
+    char* w = out.data() + used;
+    auto put = [&w](std::string_view v) {
+      std::memcpy(w, v.data(), v.size());
+      w += v.size();
+    };
+    auto put_uint = [&w](std::uint64_t v) { w = std::to_chars(w, w + 20, v).ptr; };
+    for (const Hit& h : results.hits.hits) {
+      const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
+      put(patterns_.pattern(h.pattern_idx).id);
+      *w++ = '\t';
+      put(batch.name(r));
+      *w++ = '\t';
+      if (h.cost < 0) *w++ = '-';
+      put_uint(static_cast<std::uint64_t>(h.cost < 0 ? -h.cost : h.cost));
+      *w++ = '\t';
+      *w++ = strand_char(h.strand);
+      *w++ = '\t';
+      put_uint(h.start);
+      *w++ = '\t';
+      put_uint(h.end);
       const bool text_direction = h.strand == Strand::fwd || columns_.sam;
       if (columns_.region) {
-        out.push_back('\t');
+        *w++ = '\t';
         const std::string_view region = batch.seq(r).substr(h.start, h.end - h.start);
         if (text_direction) {
-          out.append(region);
+          put(region);
         } else {
           for (std::size_t i = region.size(); i > 0; --i)
-            out.push_back(static_cast<char>(
-                alphabet_.complement(static_cast<std::uint8_t>(region[i - 1]))));
+            *w++ = static_cast<char>(alphabet_.complement(static_cast<std::uint8_t>(region[i - 1])));
         }
       }
       if (columns_.cigar) {
-        out.push_back('\t');
-        append_cigar(out, results.hits.cigar(h), h.strand == Strand::rc && columns_.sam);
-      }
-      for (ExtraColumn c : columns_.extra) {
-        out.push_back('\t');
-        switch (c) {
-          case ExtraColumn::pattern_start: append_uint(out, h.pattern_start); break;
-          case ExtraColumn::pattern_end: append_uint(out, h.pattern_end); break;
-          case ExtraColumn::pat_idx: append_uint(out, h.pattern_idx); break;
-          case ExtraColumn::text_idx: append_uint(out, h.text_idx); break;
+        *w++ = '\t';
+        const std::span<const CigarOp> ops = results.hits.cigar(h);
+        const bool reversed = h.strand == Strand::rc && columns_.sam;
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+          const CigarOp& op = ops[reversed ? ops.size() - 1 - i : i];
+          put_uint(op.len);
+          *w++ = op.op;
         }
       }
-      out.push_back('\n');
+      for (ExtraColumn c : columns_.extra) {
+        *w++ = '\t';
+        switch (c) {
+          case ExtraColumn::pattern_start: put_uint(h.pattern_start); break;
+          case ExtraColumn::pattern_end: put_uint(h.pattern_end); break;
+          case ExtraColumn::pat_idx: put_uint(h.pattern_idx); break;
+          case ExtraColumn::text_idx: put_uint(h.text_idx); break;
+        }
+      }
+      *w++ = '\n';
     }
+    out.resize(static_cast<std::size_t>(w - out.data()));
   }
 
   void write(const RecordBatch&, const BatchResults&, const std::string& formatted) override {
