@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <span>
@@ -32,23 +33,35 @@ class TsvHitsSink final : public ResultSink {
 
   void format(const RecordBatch& batch, const BatchResults& results,
               std::string& out) const override {
-    // Rows are written through a raw pointer into room reserved for the batch's worst case
-    // (one std::string append per field would dominate dense outputs).
-    std::size_t bound = 0;
-    for (const Hit& h : results.hits.hits) {
-      const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
-      bound += patterns_.pattern(h.pattern_idx).id.size() + batch.name(r).size() +
-               (h.end - h.start) + 24 * std::size_t{h.cigar_count} + 21 * (3 + columns_.extra.size()) + 16;
+    // Rows are written through a raw pointer into room reserved for a group's worst case
+    // (one std::string append per field would dominate dense outputs); groups keep the
+    // over-reservation small.
+    const std::span<const Hit> all = results.hits.hits;
+    constexpr std::size_t kGroup = 1024;
+    for (std::size_t g = 0; g < all.size(); g += kGroup) {
+      const std::span<const Hit> group = all.subspan(g, std::min(kGroup, all.size() - g));
+      std::size_t bound = 0;
+      for (const Hit& h : group) {
+        const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
+        bound += patterns_.pattern(h.pattern_idx).id.size() + batch.name(r).size() + (h.end - h.start) +
+                 24 * std::size_t{h.cigar_count} + 21 * (3 + columns_.extra.size()) + 16;
+      }
+      const std::size_t used = out.size();
+      out.resize(used + bound);
+      char* end = format_rows(batch, results, group, out.data() + used);
+      out.resize(static_cast<std::size_t>(end - out.data()));
     }
-    const std::size_t used = out.size();
-    out.resize(used + bound);
-    char* w = out.data() + used;
+  }
+
+  // Writes the rows of `hits` at w (room reserved by format()); returns the end.
+  char* format_rows(const RecordBatch& batch, const BatchResults& results,
+                    std::span<const Hit> hits, char* w) const {
     auto put = [&w](std::string_view v) {
       std::memcpy(w, v.data(), v.size());
       w += v.size();
     };
     auto put_uint = [&w](std::uint64_t v) { w = std::to_chars(w, w + 20, v).ptr; };
-    for (const Hit& h : results.hits.hits) {
+    for (const Hit& h : hits) {
       const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
       put(patterns_.pattern(h.pattern_idx).id);
       *w++ = '\t';
@@ -94,7 +107,7 @@ class TsvHitsSink final : public ResultSink {
       }
       *w++ = '\n';
     }
-    out.resize(static_cast<std::size_t>(w - out.data()));
+    return w;
   }
 
   void write(const RecordBatch&, const BatchResults&, const std::string& formatted) override {
