@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets (clang + ASan + UBSan) for SECONDS each (default 60), two at a
-# time, on the corpus in tests/fuzz/corpus/<target>. New coverage is merged back into that
+# Runs the libFuzzer targets (clang + ASan + UBSan) for SECONDS each (default 60), all at
+# once, on the corpus in tests/fuzz/corpus/<target>. New coverage is merged back into that
 # corpus (minimized); crashes are written to tests/fuzz/corpus/<target>/crash-* so the replay
 # test keeps checking them after the fix.
 # Usage: bash scripts/fuzz.sh [SECONDS] [TARGET...]
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("${@:-fuzz_reader}")
-[ $# -eq 0 ] && targets=(fuzz_reader fuzz_search)
+[ $# -eq 0 ] && targets=(fuzz_reader fuzz_search fuzz_parquet_roundtrip)
 command -v clang++ >/dev/null || { echo "fuzz: needs clang (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
 flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAWL_FUZZ=ON \
