@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,36 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::fprintf(stderr, "kernel %s, pattern %s, text %s, k %d\nexpected:\n%sgot:\n%s", kernel->name,
                    pattern.c_str(), text.c_str(), opt.k, describe(expected).c_str(), describe(got).c_str());
       std::abort();
+    }
+    // Job lanes (prescan): the text among pieces of itself, so lanes end and refill at
+    // different steps; each view as its own search_record says, the text as the oracle says.
+    {
+      const std::string_view t = text;
+      const std::vector<std::string_view> views = {t.substr(wbyte % (t.size() + 1)), t, {},
+                                                   t.substr(0, t.size() / 2), t, t.substr(t.size() / 3)};
+      for (bool only_has_hit : {false, true}) {
+        for (std::size_t r = 0; r < views.size();) {
+          const std::size_t took = searcher.prescan(std::span(views).subspan(r), Searcher::kAllPatterns, only_has_hit);
+          for (std::size_t q = 0; q < took; ++q) {
+            searcher.select_prescanned(q);
+            HitList pre;
+            const bool has = searcher.has_hit(0);
+            if (!only_has_hit) searcher.find_hits(0, 0, pre);
+            HitList ref;
+            Searcher plain(patterns, opt, *kernel);
+            plain.search_record(0, views[r + q], ref);
+            std::vector<std::string> a, b;
+            for (const Hit& h : pre.hits) a.push_back(oracle::format_hit(oracle::from_library(pre, h)));
+            for (const Hit& h : ref.hits) b.push_back(oracle::format_hit(oracle::from_library(ref, h)));
+            if (has != !ref.hits.empty() || (!only_has_hit && a != b)) {
+              std::fprintf(stderr, "prescan view %zu (only_has_hit %d), kernel %s, pattern %s, text %s, k %d\n",
+                           r + q, only_has_hit, kernel->name, pattern.c_str(), text.c_str(), opt.k);
+              std::abort();
+            }
+          }
+          r += took;
+        }
+      }
     }
     // Any tiling into windows, merged, gives the same hits (best excluded: merged differently).
     if (opt.selection == Selection::best) continue;
