@@ -80,7 +80,8 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
 
   const Reg kv = V::set1(static_cast<std::uint64_t>(k));
   while (active) {
-    std::uint32_t steps = kBlock;
+    // A job that stops at its first end idles until its block ends: shorter blocks then.
+    std::uint32_t steps = kFirstOnly ? kBlock / 4 : kBlock;
     for (unsigned a = active; a; a &= a - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctz(a));
       steps = std::min(steps, len_of[l] - pos_of[l]);
