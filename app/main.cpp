@@ -7,6 +7,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -68,6 +69,9 @@ void load_patterns(const RunConfig& c, PatternSet& patterns) {
   } else {
     std::ifstream in(c.pattern_list, std::ios::binary);
     if (!in) throw InputError(c.pattern_list + ": cannot open: " + std::strerror(errno));
+    std::error_code size_error;
+    const auto bytes = std::filesystem::file_size(c.pattern_list, size_error);
+    if (!size_error) patterns.reserve(static_cast<std::size_t>(bytes));
     std::string line;
     for (std::uint64_t line_no = 1; std::getline(in, line); ++line_no) {
       if (!line.empty() && line.back() == '\r') line.pop_back();

@@ -55,6 +55,11 @@ void PatternSet::add(std::string_view id, std::string_view seq) {
   max_length_ = std::max(max_length_, static_cast<std::uint32_t>(seq.size()));
 }
 
+void PatternSet::reserve(std::size_t bytes) {
+  seqs_.reserve(bytes);
+  if (rc_) complements_.reserve(bytes);
+}
+
 void PatternSet::finish() {
   std::size_t bytes = 0;
   for (std::size_t i = 0; i < size(); ++i)

@@ -58,6 +58,9 @@ class PatternSet {
   // construct with no patterns, add() each, then finish() once before searching.
   PatternSet(const SearchOptions& options, std::size_t precompute_limit = kPrecomputeLimit);
   void add(std::string_view id, std::string_view seq);  // validates; throws as above
+  // Room for about `bytes` of pattern letters (e.g. the size of a pattern file), so loading
+  // millions of patterns does not copy the arenas over and over.
+  void reserve(std::size_t bytes);
   void finish();
 
   std::size_t size() const { return seq_offsets_.size() - 1; }
