@@ -17,6 +17,10 @@ constexpr std::size_t kScanChunk = 8192;
 constexpr std::uint64_t kPrescanSteps = std::uint64_t{1} << 16;
 constexpr std::size_t kPrescanJobs = 4096;
 constexpr std::size_t kPrescanMaxText = 4096;
+// A record is prescanned only if all its jobs together take at most this many steps (so
+// a group's ends, at most one per step, stay a few MB); a record with more patterns than
+// that goes pattern by pattern through the ordinary path.
+constexpr std::uint64_t kPrescanRecordSteps = std::uint64_t{1} << 20;
 
 std::uint64_t saturating_sub(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
 
@@ -80,7 +84,8 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     }
     rec.first_pattern = first;
     const std::uint64_t n = rec.text.size();
-    if (short_patterns && first < last && n <= kPrescanMaxText) {
+    if (short_patterns && first < last && n <= kPrescanMaxText &&
+        std::uint64_t{last - first} * strands * n <= kPrescanRecordSteps) {
       rec.codes_offset = pre_fwd_.size();
       pre_fwd_.resize(pre_fwd_.size() + n);
       std::uint8_t* fwd = pre_fwd_.data() + rec.codes_offset;
@@ -132,23 +137,20 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   // Scan, then group the ends by job (each job's ends come out in increasing position).
   const std::size_t jobs = pre_jobs_.size();
   pre_final_.resize(jobs);
-  pre_raw_ends_.resize(steps);
-  std::size_t found = 0;
+  pre_raw_ends_.clear();
   if (!first_end_decides) {
-    if (jobs)
-      found = kernel_.scan_jobs(pre_jobs_.data(), jobs, options_.k, pre_raw_ends_.data(),
-                                pre_final_.data(), false);
+    scan_chunked(pre_jobs_.data(), jobs, nullptr, pre_final_.data(), false);
   } else {
     // has_hit alone, where the first end decides: forward strands first, each stopping at
     // its first end; a reverse strand only where its forward one found none (has_hit
     // never looks at it otherwise).
     sub_index_.clear();
     for (std::size_t j = 0; j < jobs; j += strands) sub_index_.push_back(static_cast<std::uint32_t>(j));
-    found = scan_subset(0, true);
+    scan_subset(true);
     if (strands == 2) {
       thread_local std::vector<std::uint8_t> has_end;
       has_end.assign(jobs, 0);
-      for (std::size_t e = 0; e < found; ++e) has_end[pre_raw_ends_[e].job] = 1;
+      for (const JobEnd& e : pre_raw_ends_) has_end[e.job] = 1;
       sub_index_.clear();
       for (std::size_t j = 0; j < jobs; j += 2) {
         if (has_end[j]) continue;
@@ -160,9 +162,10 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
         }
       }
       fix_up();
-      found = scan_subset(found, true);
+      scan_subset(true);
     }
   }
+  const std::size_t found = pre_raw_ends_.size();
   pre_end_offsets_.assign(jobs + 1, 0);
   for (std::size_t e = 0; e < found; ++e) ++pre_end_offsets_[pre_raw_ends_[e].job + 1];
   for (std::size_t j = 0; j < jobs; ++j) pre_end_offsets_[j + 1] += pre_end_offsets_[j];
@@ -176,17 +179,31 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   return r;
 }
 
-std::size_t Searcher::scan_subset(std::size_t found, bool first_only) {
+void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, const std::uint32_t* index,
+                            JobState* finals, bool first_only) {
+  for (std::size_t i0 = 0; i0 < n;) {
+    // The kernel needs room for one end per step.
+    std::size_t i1 = i0;
+    std::uint64_t steps = 0;
+    while (i1 < n && (i1 == i0 || steps + jobs[i1].len <= kPrescanSteps)) steps += jobs[i1++].len;
+    if (chunk_ends_.size() < steps) chunk_ends_.resize(steps);
+    const std::size_t got = kernel_.scan_jobs(jobs + i0, i1 - i0, options_.k, chunk_ends_.data(),
+                                              finals + i0, first_only);
+    for (std::size_t e = 0; e < got; ++e) {
+      JobEnd je = chunk_ends_[e];
+      je.job = index ? index[i0 + je.job] : static_cast<std::uint32_t>(i0 + je.job);
+      pre_raw_ends_.push_back(je);
+    }
+    i0 = i1;
+  }
+}
+
+void Searcher::scan_subset(bool first_only) {
   sub_jobs_.clear();
   for (std::uint32_t j : sub_index_) sub_jobs_.push_back(pre_jobs_[j]);
   sub_final_.resize(sub_jobs_.size());
-  if (sub_jobs_.empty()) return found;
-  JobEnd* out = pre_raw_ends_.data() + found;
-  const std::size_t got = kernel_.scan_jobs(sub_jobs_.data(), sub_jobs_.size(), options_.k, out,
-                                            sub_final_.data(), first_only);
-  for (std::size_t e = 0; e < got; ++e) out[e].job = sub_index_[out[e].job];
+  scan_chunked(sub_jobs_.data(), sub_jobs_.size(), sub_index_.data(), sub_final_.data(), first_only);
   for (std::size_t i = 0; i < sub_index_.size(); ++i) pre_final_[sub_index_[i]] = sub_final_[i];
-  return found + got;
 }
 
 std::uint32_t Searcher::prescan_job(std::uint32_t pi, Strand strand) const {

@@ -98,9 +98,13 @@ class Searcher {
   void encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi);
   // The pattern's profile on one strand; a prescanned record reuses its job's words.
   StrandProfile profile_for(std::uint32_t pattern_idx, Strand strand);
-  // Scans the jobs listed in sub_index_, appending their ends (with pre_jobs_ indices) to
-  // pre_raw_ends_ from `found` on; returns the new count.
-  std::size_t scan_subset(std::size_t found, bool first_only);
+  // Scans jobs[0, n) a bounded number of steps at a time, appending their ends to
+  // pre_raw_ends_ with job = index[i] (or i without an index) and their last columns to
+  // finals[i].
+  void scan_chunked(const ScanJob* jobs, std::size_t n, const std::uint32_t* index,
+                    JobState* finals, bool first_only);
+  // The same for the pre_jobs_ listed in sub_index_.
+  void scan_subset(bool first_only);
   std::uint32_t prescan_job(std::uint32_t pattern_idx, Strand strand) const;
   void encode_forward_until(std::uint64_t end);
 
@@ -145,7 +149,8 @@ class Searcher {
   std::vector<std::uint32_t> sub_index_;    // their indices in pre_jobs_
   std::vector<JobState> sub_final_;
   std::vector<JobState> pre_final_;
-  std::vector<JobEnd> pre_raw_ends_;
+  std::vector<JobEnd> pre_raw_ends_;    // the group's ends, job by job in any order
+  std::vector<JobEnd> chunk_ends_;      // the kernel's output for one chunk of jobs
   std::vector<std::uint32_t> pre_end_offsets_;  // ends of job j: pre_ends_[off[j], off[j+1])
   std::vector<EndCost> pre_ends_;
   std::vector<std::uint64_t> pre_peq_;  // profiles built on demand for the jobs
