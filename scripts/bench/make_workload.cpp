@@ -11,27 +11,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
+
+#include "workloads.h"
 
 namespace {
 
-struct SplitMix {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-};
-
-std::string random_dna(SplitMix& rng, std::uint64_t n) {
-  std::string s(n, 'A');
-  for (std::uint64_t i = 0; i < n; i += 32) {
-    std::uint64_t bits = rng.next();
-    for (std::uint64_t j = i; j < n && j < i + 32; ++j, bits >>= 2) s[j] = "ACGT"[bits & 3];
-  }
-  return s;
-}
+using namespace trawl_bench;
 
 void write_record(std::FILE* f, const std::string& name, const char* seq, std::size_t n) {
   std::fprintf(f, ">%s\n", name.c_str());
@@ -52,56 +38,38 @@ int main(int argc, char** argv) {
   static char out_buf[1 << 20];
   std::setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
   if (mode == "genome" && argc == 5) {
-    const std::uint64_t total = std::strtoull(argv[2], nullptr, 10);
-    const std::uint64_t records = std::strtoull(argv[3], nullptr, 10);
-    SplitMix rng{std::strtoull(argv[4], nullptr, 10)};
-    for (std::uint64_t r = 0; r < records; ++r) {
-      const std::uint64_t len = total / records + (r < total % records ? 1 : 0);
-      const std::string s = random_dna(rng, len);
-      write_record(stdout, "chr" + std::to_string(r + 1), s.data(), s.size());
-    }
+    genome_records(std::strtoull(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10),
+                   std::strtoull(argv[4], nullptr, 10), [](std::uint64_t r, std::string_view s) {
+                     write_record(stdout, "chr" + std::to_string(r + 1), s.data(), s.size());
+                   });
   } else if (mode == "reads" && (argc == 5 || argc == 6)) {
-    const std::uint64_t count = std::strtoull(argv[2], nullptr, 10);
-    const std::uint64_t len = std::strtoull(argv[3], nullptr, 10);
-    SplitMix rng{std::strtoull(argv[4], nullptr, 10)};
-    const std::string pattern = argc == 6 ? argv[5] : "";
-    for (std::uint64_t r = 0; r < count; ++r) {
-      std::string s = random_dna(rng, len);
-      if (!pattern.empty() && r % 10 == 0 && pattern.size() <= len)
-        s.replace(rng.next() % (len - pattern.size() + 1), pattern.size(), pattern);
-      write_record(stdout, "read" + std::to_string(r + 1), s.data(), s.size());
-    }
+    read_records(std::strtoull(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10),
+                 std::strtoull(argv[4], nullptr, 10), argc == 6 ? argv[5] : "",
+                 [](std::uint64_t r, std::string_view s) {
+                   write_record(stdout, "read" + std::to_string(r + 1), s.data(), s.size());
+                 });
   } else if (mode == "windows" && argc == 4) {
-    // ducksassy-workloads.md §2.2: windows of a 4,641,652 bp reference (seeded random here),
-    // sequence = 256 bp at (i*131) mod (L-256), pattern = its 23-mer at offset 64.
-    const std::string table = argv[2];
-    const std::uint64_t L = 4641652;
-    SplitMix rng{4641652};
-    const std::string ref = random_dna(rng, L);
-    std::uint64_t rows = table == "small" ? 262144 : table == "balanced" ? 983040 : 262144;
-    const int copies = table == "large" ? 8 : 1;
-    if (table != "small" && table != "large" && table != "balanced") return usage();
+    if (!WindowsTable::known(argv[2])) return usage();
+    const WindowsTable table(argv[2]);
     std::FILE* pats = std::fopen(argv[3], "w");
     if (!pats) return usage();
-    for (int j = 0; j < copies; ++j)
-      for (std::uint64_t i = 0; i < rows; ++i) {
-        const std::uint64_t at = (i * 131) % (L - 256);
-        write_record(stdout, "row" + std::to_string(i + j * rows), ref.data() + at, 256);
-        std::fwrite(ref.data() + at + 64, 1, 23, pats);
-        std::fputc('\n', pats);
-      }
+    for (std::uint64_t i = 0; i < table.size(); ++i) {
+      const std::string_view seq = table.seq(i), pattern = table.pattern(i);
+      write_record(stdout, "row" + std::to_string(i), seq.data(), seq.size());
+      std::fwrite(pattern.data(), 1, pattern.size(), pats);
+      std::fputc('\n', pats);
+    }
     std::fclose(pats);
   } else if (mode == "ascii" && argc == 3) {
     const std::uint64_t count = std::strtoull(argv[2], nullptr, 10);
-    std::string ab;
-    for (int i = 0; i < 128; ++i) ab += "ab";
+    const std::string ab = ascii_record();
     for (std::uint64_t r = 0; r < count; ++r)
       write_record(stdout, "t" + std::to_string(r + 1), ab.data(), ab.size());
   } else if (mode == "patterns" && argc == 5) {
-    const std::uint64_t count = std::strtoull(argv[2], nullptr, 10);
-    const std::uint64_t len = std::strtoull(argv[3], nullptr, 10);
-    SplitMix rng{std::strtoull(argv[4], nullptr, 10)};
-    for (std::uint64_t r = 0; r < count; ++r) std::printf("%s\n", random_dna(rng, len).c_str());
+    random_patterns(std::strtoull(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10),
+                    std::strtoull(argv[4], nullptr, 10), [](std::uint64_t, std::string_view s) {
+                      std::printf("%.*s\n", static_cast<int>(s.size()), s.data());
+                    });
   } else {
     return usage();
   }
