@@ -45,7 +45,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
   // Gives lane l the next job with text left; jobs with empty texts finish at once.
   auto refill = [&](unsigned l) {
     while (next < n && jobs[next].len == 0) {
-      final_states[next] = {jobs[next].vp, 0, jobs[next].score};
+      final_states[next] = {jobs[next].vp, jobs[next].vn, jobs[next].score};
       ++next;
     }
     if (next == n) {
@@ -72,7 +72,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     len_of[l] = j.len;
     classes_of[l] = j.classes;
     pv_a[l] = j.vp;
-    mv_a[l] = 0;
+    mv_a[l] = j.vn;
     score_a[l] = static_cast<std::uint64_t>(j.score);
     shift_a[l] = j.m - 1;
   };

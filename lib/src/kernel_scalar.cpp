@@ -96,7 +96,7 @@ std::size_t scan_jobs_scalar(const ScanJob* jobs, std::size_t n, std::int32_t k,
   for (std::size_t j = 0; j < n; ++j) {
     prof.m = jobs[j].m;
     prof.peq = jobs[j].peq;
-    std::uint64_t vp = jobs[j].vp, vn = 0;
+    std::uint64_t vp = jobs[j].vp, vn = jobs[j].vn;
     ColumnState st{&vp, &vn, jobs[j].score};
     // scan_one_word writes EndCost entries: scan in pieces through a small buffer.
     EndCost buf[256];
@@ -118,6 +118,10 @@ void encode_scalar(const std::uint8_t* table, const std::uint8_t* src, std::size
                    std::uint8_t* fwd, std::uint8_t* rev_end) {
   if (rev_end == nullptr) {
     for (std::size_t i = 0; i < n; ++i) fwd[i] = table[src[i]];
+    return;
+  }
+  if (fwd == nullptr) {
+    for (std::size_t i = 0; i < n; ++i) rev_end[-1 - static_cast<std::ptrdiff_t>(i)] = table[src[i]];
     return;
   }
   for (std::size_t i = 0; i < n; ++i) {

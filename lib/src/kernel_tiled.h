@@ -2,27 +2,29 @@
 // Text tiling shared by the SIMD kernels (included only by their translation units, each
 // compiled with its own -m flags, so nothing here may leak into generic code).
 //
-// A chunk of text is cut into LANES segments that run side by side, one per SIMD lane, each
-// a single-word Myers DP (m <= 64). Lane 0 continues the caller's DP state; lane l > 0
-// starts fresh (m + k) characters before the first end it owns, which makes every owned
-// cost <= k exact (DESIGN §3), and costs above k are never reported. All lanes run the same
-// number of steps T; the last lane ends exactly at the chunk end, so its state is the state
-// handed back (a fresh-start state: exact for every later cost <= k, which is all the
-// callers use).
+// A chunk of text is cut into segments that run side by side, one per lane of the job
+// kernel (kernel_jobs.h), each a single-word Myers DP (m <= 64). Lane 0 continues the
+// caller's DP state; lane l > 0 starts fresh (m + k) characters before the first end it owns,
+// which makes every owned cost <= k exact (DESIGN §3), and costs above k are never reported.
+// All lanes run the same number of steps T; the last lane ends exactly at the chunk end, so
+// its state is the state handed back (a fresh-start state: exact for every later cost <= k,
+// which is all the callers use).
 #include <cstdint>
-#include <cstring>
-#include <type_traits>
+#include <vector>
 
+#include "kernel_jobs.h"
 #include "trawl/kernel.h"
 
 namespace trawl::tiled {
 
+constexpr unsigned kMaxLanes = 16;
+
 struct Plan {
-  unsigned lanes = 1;            // lanes in use (1 = run the scalar kernel instead)
-  std::uint64_t steps = 0;       // T
-  std::uint64_t start[8] = {};   // b_l: text index (from p0) of each lane's first character
-  std::uint64_t own_from[8] = {};  // steps before a lane's ends are its own
-  std::uint64_t own_end[8] = {};   // e_l: last owned end position minus p0
+  unsigned lanes = 1;                     // lanes in use (1 = run the scalar kernel instead)
+  std::uint64_t steps = 0;                // T
+  std::uint64_t start[kMaxLanes] = {};    // b_l: text index (from p0) of each lane's first character
+  std::uint64_t own_from[kMaxLanes] = {};  // steps before a lane's ends are its own
+  std::uint64_t own_end[kMaxLanes] = {};   // e_l: last owned end position minus p0
 };
 
 // Lays out `len` characters over at most `max_lanes` lanes with an overlap of `overlap`.
@@ -49,53 +51,46 @@ inline Plan plan(std::size_t len, unsigned max_lanes, std::uint64_t overlap) {
   return p;
 }
 
-// Interleaves the lanes' characters: buf[i * W + l] = text[start_l + i] (0 for unused
-// lanes), one W-byte word per step so the stores stay sequential.
-template <unsigned W>
-inline void transpose(const Plan& p, const std::uint8_t* text, std::uint8_t* buf) {
-  using Word = std::conditional_t<W == 8, std::uint64_t, std::uint32_t>;
-  const std::uint8_t* src[W];
-  for (unsigned l = 0; l < p.lanes; ++l) src[l] = text + p.start[l];
-  for (std::uint64_t i = 0; i < p.steps; ++i) {
-    Word w = 0;
-    for (unsigned l = 0; l < p.lanes; ++l) w |= static_cast<Word>(src[l][i]) << (8 * l);
-    std::memcpy(buf + i * W, &w, sizeof w);
-  }
-}
+// The ScanFn of a SIMD kernel (V: its vector operations, see kernel_jobs.h): the chunk's
+// segments become jobs, one per lane, and their owned ends are gathered in lane order.
+// Patterns longer than 64 and chunks too short to split go to the scalar kernel.
+template <class V>
+std::size_t scan_segments(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
+                          std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
+  constexpr unsigned L = 2 * V::kLanes;
+  static_assert(L <= kMaxLanes);
+  const std::uint64_t overlap = std::uint64_t{prof.m} + static_cast<std::uint64_t>(k);
+  const Plan p = prof.words == 1 ? plan(len, L, overlap) : Plan{};
+  if (p.lanes == 1) return scalar_kernel().scan(prof, st, text, len, p0, k, out);
 
-// Records the owned ends of the lanes in `hit` (bit l: lane l's cost sc[l] <= k after step
-// i). Each lane writes into its own stretch of `out` (compact() closes the gaps).
-inline void record_hits(const Plan& p, unsigned hit, const std::uint64_t* sc, std::uint64_t i,
-                        std::uint64_t p0, EndCost* out, std::size_t* counts) {
-  for (; hit; hit &= hit - 1) {
-    const unsigned l = static_cast<unsigned>(__builtin_ctz(hit));
-    if (i < p.own_from[l]) continue;  // still warming up
-    const std::uint64_t base = l == 0 ? 0 : p.own_end[l - 1];
-    out[base + counts[l]++] = {p0 + p.start[l] + i + 1, static_cast<std::int32_t>(sc[l])};
-  }
-}
-
-// Moves each lane's ends (written at out[own_start_l ...]) together, in lane order.
-inline std::size_t compact(const Plan& p, EndCost* out, const std::size_t* counts) {
-  std::size_t total = 0;
+  ScanJob jobs[L];
+  JobState finals[L];
   for (unsigned l = 0; l < p.lanes; ++l) {
-    const std::uint64_t base = l == 0 ? 0 : p.own_end[l - 1];
-    if (total != base && counts[l]) std::memmove(out + total, out + base, counts[l] * sizeof(EndCost));
-    total += counts[l];
+    // Lane 0 continues the caller's column; the others start fresh (D(j, start) = j).
+    jobs[l] = {prof.peq, text + p.start[l], static_cast<std::uint32_t>(p.steps), prof.m,
+               prof.classes_hint, l == 0 ? st.vp[0] : ~std::uint64_t{0},
+               l == 0 ? st.score : static_cast<std::int64_t>(prof.m), l == 0 ? st.vn[0] : 0};
   }
-  return total;
-}
+  thread_local std::vector<JobEnd> ends;
+  ends.resize(p.steps * p.lanes);
+  const std::size_t found = jobs::scan<V, false>(jobs, p.lanes, k, ends.data(), finals);
 
-// Hands the last lane's column back as the caller's state (it ends at the chunk end) and
-// gathers the lanes' ends. pv, mv, score: the lanes' final values.
-inline std::size_t finish(const Plan& p, ColumnState& st, const std::uint64_t* pv,
-                          const std::uint64_t* mv, const std::uint64_t* score, EndCost* out,
-                          const std::size_t* counts) {
-  const unsigned last = p.lanes - 1;
-  st.vp[0] = pv[last];
-  st.vn[0] = mv[last];
-  st.score = static_cast<std::int64_t>(score[last]);
-  return compact(p, out, counts);
+  // Owned ends only, in lane order (each lane's ends come out in increasing position).
+  std::size_t next[L + 1] = {};
+  for (std::size_t e = 0; e < found; ++e)
+    if (ends[e].pos - 1 >= p.own_from[ends[e].job]) ++next[ends[e].job + 1];
+  for (unsigned l = 0; l < p.lanes; ++l) next[l + 1] += next[l];
+  const std::size_t total = next[p.lanes];
+  for (std::size_t e = 0; e < found; ++e) {
+    const JobEnd& je = ends[e];
+    if (je.pos - 1 < p.own_from[je.job]) continue;  // still warming up
+    out[next[je.job]++] = {p0 + p.start[je.job] + je.pos, je.cost};
+  }
+  const JobState& last = finals[p.lanes - 1];
+  st.vp[0] = last.vp;
+  st.vn[0] = last.vn;
+  st.score = last.score;
+  return total;
 }
 
 }  // namespace trawl::tiled

@@ -122,9 +122,6 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     }
     pre_records_.push_back(rec);
   }
-  // The kernels read up to 8 codes past a text's end.
-  pre_fwd_.resize(pre_fwd_.size() + 8);
-  pre_rev_.resize(pre_rev_.size() + 8);
   auto fix_up = [&] {
     for (std::size_t j = 0; j < pre_jobs_.size(); ++j) {
       pre_jobs_[j].text = (sources[j].rc ? pre_rev_ : pre_fwd_).data() + sources[j].codes;
@@ -314,19 +311,22 @@ bool Searcher::has_hit(std::uint32_t pi) {
 }
 
 void Searcher::encode_forward_until(std::uint64_t end) {
-  for (; fwd_encoded_ < end; ++fwd_encoded_)
-    fwd_codes_[fwd_encoded_] = class_of_[static_cast<std::uint8_t>(text_[fwd_encoded_])];
+  if (end <= fwd_encoded_) return;
+  kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(text_.data()) + fwd_encoded_,
+                 end - fwd_encoded_, fwd_codes_.data() + fwd_encoded_, nullptr);
+  fwd_encoded_ = end;
 }
 
 void Searcher::encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi) {
   const std::uint64_t n = text_.size();
   std::vector<std::uint8_t>& codes = strand == Strand::fwd ? fwd_codes_ : rev_codes_;
   codes.resize(hi - lo);
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text_.data());
   if (strand == Strand::fwd) {
-    for (std::uint64_t i = lo; i < hi; ++i) codes[i - lo] = class_of_[static_cast<std::uint8_t>(text_[i])];
+    kernel_.encode(class_of_.data(), bytes + lo, hi - lo, codes.data(), nullptr);
   } else {
-    for (std::uint64_t i = lo; i < hi; ++i)
-      codes[i - lo] = class_of_[static_cast<std::uint8_t>(text_[n - 1 - i])];
+    // codes[i - lo] = class(text[n - 1 - i]): text[n - hi, n - lo) reversed.
+    kernel_.encode(class_of_.data(), bytes + (n - hi), hi - lo, nullptr, codes.data() + (hi - lo));
   }
   strand_text_ = {codes, lo, n};
 }

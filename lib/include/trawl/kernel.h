@@ -34,8 +34,7 @@ using ScanFn = std::size_t (*)(const StrandProfile& profile, ColumnState& state,
                                std::int32_t k, EndCost* out);
 
 // One whole short-text scan for scan_jobs: a single-word profile (m <= 64) over a text of
-// class codes, from the start column (vp, vn = 0, score); end positions count from 0.
-// The text must stay readable 8 bytes past len (the SIMD kernels read it 8 codes at a time).
+// class codes, from the start column (vp, vn, score); end positions count from 0.
 struct ScanJob {
   const std::uint64_t* peq;  // StrandProfile::peq, one word per class
   const std::uint8_t* text;
@@ -44,6 +43,7 @@ struct ScanJob {
   std::uint32_t classes;     // rows of peq
   std::uint64_t vp;
   std::int64_t score;
+  std::uint64_t vn = 0;
 };
 // An end p (1..len) of job `job` with cost <= k.
 struct JobEnd {
@@ -64,9 +64,9 @@ struct JobState {
 using ScanJobsFn = std::size_t (*)(const ScanJob* jobs, std::size_t n, std::int32_t k,
                                    JobEnd* out, JobState* final_states, bool first_only);
 
-// Maps text bytes to classes through a 256-entry table: fwd[i] = table[src[i]], and when
-// rev_end is not null also rev_end[-1 - i] = table[src[i]] (the reversed text for the rc
-// strand), in one pass.
+// Maps text bytes to classes through a 256-entry table: fwd[i] = table[src[i]] (unless fwd is
+// null), and when rev_end is not null also rev_end[-1 - i] = table[src[i]] (the reversed
+// text for the rc strand), in one pass.
 using EncodeFn = void (*)(const std::uint8_t* table, const std::uint8_t* src, std::size_t n,
                           std::uint8_t* fwd, std::uint8_t* rev_end);
 
