@@ -25,8 +25,13 @@ struct Avx2 {
   static Reg or_not_or(Reg a, Reg b, Reg c) {
     return _mm256_or_si256(a, _mm256_xor_si256(_mm256_or_si256(b, c), _mm256_set1_epi64x(-1)));
   }
-  static Reg srlv(Reg a, Reg n) { return _mm256_srlv_epi64(a, n); }
-  static Reg low_bit(Reg a) { return _mm256_and_si256(a, _mm256_set1_epi64x(1)); }
+  // Row m as a shift count: the score moves by bit m - 1 of ph minus that of mh.
+  static std::uint64_t last_row(std::uint32_t m) { return m - 1; }
+  static Reg score_step(Reg score, Reg ph, Reg mh, Reg shift) {
+    const Reg one = _mm256_set1_epi64x(1);
+    score = _mm256_add_epi64(score, _mm256_and_si256(_mm256_srlv_epi64(ph, shift), one));
+    return _mm256_sub_epi64(score, _mm256_and_si256(_mm256_srlv_epi64(mh, shift), one));
+  }
   static Reg shl1(Reg a) { return _mm256_slli_epi64(a, 1); }
   // No vector lookup here: kernel_jobs.h falls back to scalar loads.
   static bool fill(const std::uint64_t* const*, const std::uint32_t*, const std::uint8_t* const*,

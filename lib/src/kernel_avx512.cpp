@@ -25,8 +25,14 @@ struct Avx512 {
   static Reg add(Reg a, Reg b) { return _mm512_add_epi64(a, b); }
   static Reg sub(Reg a, Reg b) { return _mm512_sub_epi64(a, b); }
   static Reg or_not_or(Reg a, Reg b, Reg c) { return _mm512_ternarylogic_epi64(a, b, c, 0xF1); }
-  static Reg srlv(Reg a, Reg n) { return _mm512_srlv_epi64(a, n); }
-  static Reg low_bit(Reg a) { return _mm512_and_si512(a, _mm512_set1_epi64(1)); }
+  // Row m's bit as a mask; the score moves by one where ph or mh has it (masked add/sub:
+  // four instructions instead of two shifts, two ands, an add and a sub).
+  static std::uint64_t last_row(std::uint32_t m) { return std::uint64_t{1} << (m - 1); }
+  static Reg score_step(Reg score, Reg ph, Reg mh, Reg last) {
+    const Reg one = _mm512_set1_epi64(1);
+    score = _mm512_mask_add_epi64(score, _mm512_test_epi64_mask(ph, last), score, one);
+    return _mm512_mask_sub_epi64(score, _mm512_test_epi64_mask(mh, last), score, one);
+  }
   static Reg shl1(Reg a) { return _mm512_slli_epi64(a, 1); }
   static unsigned le_mask(Reg a, Reg b) { return _mm512_cmple_epi64_mask(a, b); }
 

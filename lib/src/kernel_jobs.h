@@ -31,7 +31,8 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
   using Reg = typename V::Reg;
 
   // Per-lane bookkeeping, in memory; the vectors are reloaded from it after a refill.
-  alignas(64) std::uint64_t pv_a[L], mv_a[L], score_a[L], shift_a[L];
+  // last_a: the lane's bit for pattern row m, in the form V::score_step wants.
+  alignas(64) std::uint64_t pv_a[L], mv_a[L], score_a[L], last_a[L];
   std::uint32_t job_of[L];
   const std::uint8_t* text_of[L];
   const std::uint64_t* peq_of[L];
@@ -53,7 +54,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
       live &= ~(1u << l);
       pv_a[l] = mv_a[l] = 0;
       score_a[l] = std::uint64_t{1} << 62;  // never <= k
-      shift_a[l] = 0;
+      last_a[l] = V::last_row(1);
       static const std::uint8_t kNoText[kBlock + 8] = {};
       static const std::uint64_t kNoMatch[1] = {0};
       text_of[l] = kNoText;  // an idle lane reads class 0, which matches nothing
@@ -74,7 +75,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     pv_a[l] = j.vp;
     mv_a[l] = j.vn;
     score_a[l] = static_cast<std::uint64_t>(j.score);
-    shift_a[l] = j.m - 1;
+    last_a[l] = V::last_row(j.m);
   };
   for (unsigned l = 0; l < L; ++l) refill(l);
 
@@ -98,12 +99,12 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
       }
     }
 
-    Reg pv[2], mv[2], score[2], shift[2];
+    Reg pv[2], mv[2], score[2], last[2];
     for (unsigned g = 0; g < 2; ++g) {
       pv[g] = V::load(pv_a + g * W);
       mv[g] = V::load(mv_a + g * W);
       score[g] = V::load(score_a + g * W);
-      shift[g] = V::load(shift_a + g * W);
+      last[g] = V::load(last_a + g * W);
     }
     for (std::uint32_t s = 0; s < steps; ++s) {
       unsigned hit = 0;
@@ -113,8 +114,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
         const Reg xh = V::or_(V::xor_(V::add(V::and_(eq, pv[g]), pv[g]), pv[g]), eq);
         Reg ph = V::or_not_or(mv[g], xh, pv[g]);  // mv | ~(xh | pv)
         Reg mh = V::and_(pv[g], xh);
-        score[g] = V::add(score[g], V::low_bit(V::srlv(ph, shift[g])));
-        score[g] = V::sub(score[g], V::low_bit(V::srlv(mh, shift[g])));
+        score[g] = V::score_step(score[g], ph, mh, last[g]);  // + ph, - mh at row m
         ph = V::shl1(ph);
         mh = V::shl1(mh);
         pv[g] = V::or_not_or(mh, xv, ph);  // mh | ~(xv | ph)
