@@ -14,6 +14,59 @@ void append_uint(std::string& out, std::uint64_t v) {
   out.append(buf, res.ptr);
 }
 
+// Writes rows into `out` through a raw pointer: open(bound) makes room for a group of rows
+// (at most `bound` bytes), close() trims what was not used. One std::string append per field
+// would dominate dense outputs; groups keep the over-reservation small.
+class RowWriter {
+ public:
+  explicit RowWriter(std::string& out) : out_(out) {}
+  void open(std::size_t bound) {
+    const std::size_t used = out_.size();
+    out_.resize(used + bound);
+    w_ = out_.data() + used;
+  }
+  void close() { out_.resize(static_cast<std::size_t>(w_ - out_.data())); }
+  void put(std::string_view v) {
+    std::memcpy(w_, v.data(), v.size());
+    w_ += v.size();
+  }
+  void put(char c) { *w_++ = c; }
+  void put_uint(std::uint64_t v) { w_ = std::to_chars(w_, w_ + 20, v).ptr; }
+
+ private:
+  std::string& out_;
+  char* w_ = nullptr;
+};
+
+constexpr std::size_t kRowGroup = 1024;
+
+// Rows "pat_id <TAB> text_id <TAB> value" of (pattern, record) pairs; `value` writes the
+// last field (at most 20 bytes).
+template <typename Value>
+void write_pair_rows(const RecordBatch& batch, std::span<const PairCount> pairs,
+                     const PatternSet& patterns, std::string& out, Value value) {
+  RowWriter w(out);
+  for (std::size_t g = 0; g < pairs.size(); g += kRowGroup) {
+    const std::span<const PairCount> group = pairs.subspan(g, std::min(kRowGroup, pairs.size() - g));
+    auto name = [&](const PairCount& pc) {
+      return batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record));
+    };
+    std::size_t bound = 0;
+    for (const PairCount& pc : group)
+      bound += patterns.pattern(pc.pattern_idx).id.size() + name(pc).size() + 23;
+    w.open(bound);
+    for (const PairCount& pc : group) {
+      w.put(patterns.pattern(pc.pattern_idx).id);
+      w.put('\t');
+      w.put(name(pc));
+      w.put('\t');
+      value(w, pc);
+      w.put('\n');
+    }
+    w.close();
+  }
+}
+
 class TsvHitsSink final : public ResultSink {
  public:
   TsvHitsSink(ByteSink& out, const PatternSet& patterns, const AlphabetSpec& alphabet,
@@ -33,81 +86,68 @@ class TsvHitsSink final : public ResultSink {
 
   void format(const RecordBatch& batch, const BatchResults& results,
               std::string& out) const override {
-    // Rows are written through a raw pointer into room reserved for a group's worst case
-    // (one std::string append per field would dominate dense outputs); groups keep the
-    // over-reservation small.
     const std::span<const Hit> all = results.hits.hits;
-    constexpr std::size_t kGroup = 1024;
-    for (std::size_t g = 0; g < all.size(); g += kGroup) {
-      const std::span<const Hit> group = all.subspan(g, std::min(kGroup, all.size() - g));
+    RowWriter w(out);
+    for (std::size_t g = 0; g < all.size(); g += kRowGroup) {
+      const std::span<const Hit> group = all.subspan(g, std::min(kRowGroup, all.size() - g));
       std::size_t bound = 0;
       for (const Hit& h : group) {
         const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
         bound += patterns_.pattern(h.pattern_idx).id.size() + batch.name(r).size() + (h.end - h.start) +
                  24 * std::size_t{h.cigar_count} + 21 * (3 + columns_.extra.size()) + 16;
       }
-      const std::size_t used = out.size();
-      out.resize(used + bound);
-      char* end = format_rows(batch, results, group, out.data() + used);
-      out.resize(static_cast<std::size_t>(end - out.data()));
+      w.open(bound);
+      for (const Hit& h : group) format_row(batch, results, h, w);
+      w.close();
     }
   }
 
-  // Writes the rows of `hits` at w (room reserved by format()); returns the end.
-  char* format_rows(const RecordBatch& batch, const BatchResults& results,
-                    std::span<const Hit> hits, char* w) const {
-    auto put = [&w](std::string_view v) {
-      std::memcpy(w, v.data(), v.size());
-      w += v.size();
-    };
-    auto put_uint = [&w](std::uint64_t v) { w = std::to_chars(w, w + 20, v).ptr; };
-    for (const Hit& h : hits) {
-      const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
-      put(patterns_.pattern(h.pattern_idx).id);
-      *w++ = '\t';
-      put(batch.name(r));
-      *w++ = '\t';
-      if (h.cost < 0) *w++ = '-';
-      put_uint(static_cast<std::uint64_t>(h.cost < 0 ? -h.cost : h.cost));
-      *w++ = '\t';
-      *w++ = strand_char(h.strand);
-      *w++ = '\t';
-      put_uint(h.start);
-      *w++ = '\t';
-      put_uint(h.end);
-      const bool text_direction = h.strand == Strand::fwd || columns_.sam;
-      if (columns_.region) {
-        *w++ = '\t';
-        const std::string_view region = batch.seq(r).substr(h.start, h.end - h.start);
-        if (text_direction) {
-          put(region);
-        } else {
-          for (std::size_t i = region.size(); i > 0; --i)
-            *w++ = static_cast<char>(alphabet_.complement(static_cast<std::uint8_t>(region[i - 1])));
-        }
+  void format_row(const RecordBatch& batch, const BatchResults& results, const Hit& h,
+                  RowWriter& w) const {
+    const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
+    w.put(patterns_.pattern(h.pattern_idx).id);
+    w.put('\t');
+    w.put(batch.name(r));
+    w.put('\t');
+    if (h.cost < 0) w.put('-');
+    w.put_uint(static_cast<std::uint64_t>(h.cost < 0 ? -h.cost : h.cost));
+    w.put('\t');
+    w.put(strand_char(h.strand));
+    w.put('\t');
+    w.put_uint(h.start);
+    w.put('\t');
+    w.put_uint(h.end);
+    const bool text_direction = h.strand == Strand::fwd || columns_.sam;
+    if (columns_.region) {
+      w.put('\t');
+      const std::string_view region = batch.seq(r).substr(h.start, h.end - h.start);
+      if (text_direction) {
+        w.put(region);
+      } else {
+        for (std::size_t i = region.size(); i > 0; --i)
+          w.put(static_cast<char>(alphabet_.complement(static_cast<std::uint8_t>(region[i - 1]))));
       }
-      if (columns_.cigar) {
-        *w++ = '\t';
-        const std::span<const CigarOp> ops = results.hits.cigar(h);
-        const bool reversed = h.strand == Strand::rc && columns_.sam;
-        for (std::size_t i = 0; i < ops.size(); ++i) {
-          const CigarOp& op = ops[reversed ? ops.size() - 1 - i : i];
-          put_uint(op.len);
-          *w++ = op.op;
-        }
-      }
-      for (ExtraColumn c : columns_.extra) {
-        *w++ = '\t';
-        switch (c) {
-          case ExtraColumn::pattern_start: put_uint(h.pattern_start); break;
-          case ExtraColumn::pattern_end: put_uint(h.pattern_end); break;
-          case ExtraColumn::pat_idx: put_uint(h.pattern_idx); break;
-          case ExtraColumn::text_idx: put_uint(h.text_idx); break;
-        }
-      }
-      *w++ = '\n';
     }
-    return w;
+    if (columns_.cigar) {
+      w.put('\t');
+      const std::span<const CigarOp> ops = results.hits.cigar(h);
+      const bool reversed = h.strand == Strand::rc && columns_.sam;
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        const CigarOp& op = ops[reversed ? ops.size() - 1 - i : i];
+        w.put_uint(op.len);
+        w.put(op.op);
+      }
+    }
+    for (ExtraColumn c : columns_.extra) {
+      w.put('\t');
+      switch (c) {
+        case ExtraColumn::pattern_start: w.put_uint(h.pattern_start); break;
+        case ExtraColumn::pattern_end: w.put_uint(h.pattern_end); break;
+        case ExtraColumn::pat_idx: w.put_uint(h.pattern_idx); break;
+        case ExtraColumn::text_idx: w.put_uint(h.text_idx); break;
+      }
+    }
+    w.put('\n');
   }
 
   void write(const RecordBatch&, const BatchResults&, const std::string& formatted) override {
@@ -137,14 +177,8 @@ class TsvCountSink final : public ResultSink {
   void format(const RecordBatch& batch, const BatchResults& results,
               std::string& out) const override {
     if (totals_) return;  // aggregated in write()
-    for (const PairCount& pc : results.pair_counts) {
-      out.append(patterns_.pattern(pc.pattern_idx).id);
-      out.push_back('\t');
-      out.append(batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record)));
-      out.push_back('\t');
-      append_uint(out, pc.count);
-      out.push_back('\n');
-    }
+    write_pair_rows(batch, results.pair_counts, patterns_, out,
+                    [](RowWriter& w, const PairCount& pc) { w.put_uint(pc.count); });
   }
   void write(const RecordBatch&, const BatchResults& results,
              const std::string& formatted) override {
@@ -189,17 +223,22 @@ class TsvContainsSink final : public ResultSink {
   void format(const RecordBatch& batch, const BatchResults& results,
               std::string& out) const override {
     if (per_pair_) {
-      for (const PairCount& pc : results.pair_counts) {
-        out.append(patterns_.pattern(pc.pattern_idx).id);
-        out.push_back('\t');
-        out.append(batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record)));
-        out.append(pc.count ? "\ttrue\n" : "\tfalse\n");
-      }
+      write_pair_rows(batch, results.pair_counts, patterns_, out,
+                      [](RowWriter& w, const PairCount& pc) { w.put(pc.count ? "true" : "false"); });
       return;
     }
-    for (std::size_t r = 0; r < results.contains.size(); ++r) {
-      out.append(batch.name(r));
-      out.append(results.contains[r] ? "\ttrue\n" : "\tfalse\n");
+    RowWriter w(out);
+    const std::size_t n = results.contains.size();
+    for (std::size_t g = 0; g < n; g += kRowGroup) {
+      const std::size_t end = std::min(n, g + kRowGroup);
+      std::size_t bound = 0;
+      for (std::size_t r = g; r < end; ++r) bound += batch.name(r).size() + 8;
+      w.open(bound);
+      for (std::size_t r = g; r < end; ++r) {
+        w.put(batch.name(r));
+        w.put(results.contains[r] ? "\ttrue\n" : "\tfalse\n");
+      }
+      w.close();
     }
   }
   void write(const RecordBatch&, const BatchResults&, const std::string& formatted) override {
