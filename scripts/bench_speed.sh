@@ -27,9 +27,8 @@
 #
 # Usage: scripts/bench_speed.sh [BUILD_DIR] [--scale F] [--reps N] [--workloads "W1 W2 W3 W4 W5"]
 #   BUILD_DIR     default build/bench; needs bench_speed, trawl and make_workload there, i.e. a
-#                 build configured with -DTRAWL_BUILD_BENCH=ON (needs libedlib-dev):
-#                   cmake -S . -B build/bench -DCMAKE_BUILD_TYPE=Release -DTRAWL_BUILD_BENCH=ON
-#                   cmake --build build/bench -j --target trawl bench_speed make_workload
+#                 build configured with -DTRAWL_BUILD_BENCH=ON (needs libedlib-dev), which
+#                 `bash scripts/setup.sh bench` (the bench preset) installs and builds
 #   --scale F     workload sizes times F (e.g. 0.1 for a quick run; default 1)
 #   --reps N      timed runs per engine and per command, median reported (default 3)
 #   --workloads   subset of "W1 W2 W3 W4 W5" (default all; W3 = W3-32 and W3-1000, which may

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages trawl needs (only those missing) and builds one CMake
-# preset (default: release). Usage: bash scripts/setup.sh [release|debug|asan-ubsan|tsan]
+# preset (default: release). Usage: bash scripts/setup.sh [release|debug|asan-ubsan|tsan|bench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libcli11-dev libhts-dev libtbb-dev libspdlog-dev
           doctest-dev zlib1g-dev libdeflate-dev libzstd-dev libsnappy-dev)
+# The bench preset also builds bench_speed against edlib (scripts/bench_speed.sh).
+[ "${1:-release}" = bench ] && packages+=(libedlib-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
