@@ -62,14 +62,16 @@ void search_batch(Searcher& searcher, const PatternSet& patterns, const Pipeline
   b.views.clear();
   for (std::size_t r = 0; r < rb.size(); ++r) b.views.push_back(rb.seq(r));
   // Short records are scanned in groups, a (record, pattern, strand) per SIMD lane.
+  const Searcher::PrescanFor purpose = shape.command == Command::hits    ? Searcher::PrescanFor::hits
+                                       : shape.command == Command::count ? Searcher::PrescanFor::count
+                                                                         : Searcher::PrescanFor::contains;
   std::size_t group_first = 0, group_size = 0;
   for (std::size_t r = 0; r < rb.size(); ++r) {
     const std::uint64_t text_idx = rb.first_record + r;
     if (r == group_first + group_size) {
       group_first = r;
       group_size = searcher.prescan(std::span(b.views).subspan(r),
-                                    opt.paired ? text_idx : Searcher::kAllPatterns,
-                                    shape.command == Command::contains);
+                                    opt.paired ? text_idx : Searcher::kAllPatterns, purpose);
     }
     searcher.select_prescanned(r - group_first);
     // --paired: only pattern i in record i. A surplus record has no pattern; the count

@@ -47,7 +47,7 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
 }
 
 std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint64_t paired_first,
-                              bool only_has_hit) {
+                              PrescanFor purpose) {
   pre_records_.clear();
   pre_jobs_.clear();
   pre_fwd_.clear();
@@ -67,7 +67,10 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   // has_hit alone, where the first end decides: each strand stops at its first end and a
   // reverse strand is needed only where the forward one found none (has_hit never looks at
   // it otherwise), so profiles built on demand wait for that too.
-  const bool first_end_decides = only_has_hit && !options_.n_filter_on();
+  const bool first_end_decides = purpose == PrescanFor::contains && !options_.n_filter_on();
+  // count alone: every end is one hit or part of one (DESIGN §3), so hits are counted as
+  // the kernel yields the ends; overhang ends past the text would need the last column.
+  pre_counted_ = purpose == PrescanFor::count && !options_.n_filter_on() && !options_.overhang;
   constexpr std::uint64_t kDeferred = Window::kOpen - 1;
   thread_local std::vector<Source> sources;
   sources.clear();
@@ -135,6 +138,22 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   const std::size_t jobs = pre_jobs_.size();
   pre_final_.resize(jobs);
   pre_raw_ends_.clear();
+  if (pre_counted_) {
+    pre_counters_.assign(jobs, LocalMinimaCounter{});
+    pre_counts_.assign(jobs, 0);
+    const bool minima = options_.selection != Selection::all_ends;
+    // The end at position 0 (m <= k) is the start column's, not the kernel's.
+    for (std::size_t j = 0; j < jobs; ++j) {
+      const ScanJob& job = pre_jobs_[j];
+      if (job.len == 0 || job.score > options_.k) continue;
+      if (minima) pre_counters_[j].push(0, static_cast<std::int32_t>(job.score));
+      else ++pre_counts_[j];
+    }
+    scan_chunked(pre_jobs_.data(), jobs, nullptr, pre_final_.data(), false);
+    if (minima)
+      for (std::size_t j = 0; j < jobs; ++j) pre_counts_[j] = pre_counters_[j].finish(pre_jobs_[j].len);
+    return r;
+  }
   if (!first_end_decides) {
     scan_chunked(pre_jobs_.data(), jobs, nullptr, pre_final_.data(), false);
   } else {
@@ -186,6 +205,18 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, const std::uint3
     if (chunk_ends_.size() < steps) chunk_ends_.resize(steps);
     const std::size_t got = kernel_.scan_jobs(jobs + i0, i1 - i0, options_.k, chunk_ends_.data(),
                                               finals + i0, first_only);
+    if (pre_counted_) {  // counted, not kept (never with an index)
+      if (options_.selection == Selection::all_ends) {
+        for (std::size_t e = 0; e < got; ++e) ++pre_counts_[i0 + chunk_ends_[e].job];
+      } else {
+        for (std::size_t e = 0; e < got; ++e) {
+          const JobEnd& je = chunk_ends_[e];
+          pre_counters_[i0 + je.job].push(je.pos, je.cost);
+        }
+      }
+      i0 = i1;
+      continue;
+    }
     for (std::size_t e = 0; e < got; ++e) {
       JobEnd je = chunk_ends_[e];
       je.job = index ? index[i0 + je.job] : static_cast<std::uint32_t>(i0 + je.job);
@@ -260,6 +291,8 @@ void Searcher::search_pattern(std::uint32_t pattern_idx, std::uint64_t text_idx,
 }
 
 void Searcher::find_hits(std::uint32_t pi, std::uint64_t text_idx, HitList& out) {
+  // A record prescanned for count kept no ends: search it afresh.
+  if (pre_current_ && pre_counted_) set_text(text_);
   const std::size_t first = out.hits.size();
   search_strand(pi, Strand::fwd, text_idx, out);
   if (options_.searches_rc()) search_strand(pi, Strand::rc, text_idx, out);
@@ -276,6 +309,12 @@ void Searcher::find_hits(std::uint32_t pi, std::uint64_t text_idx, HitList& out)
 
 StrandCounts Searcher::count_hits(std::uint32_t pi) {
   StrandCounts counts;
+  if (pre_current_ && pre_counted_) {
+    const std::uint32_t j = prescan_job(pi, Strand::fwd);
+    counts.fwd = pre_counts_[j];
+    if (options_.searches_rc()) counts.rc = pre_counts_[j + 1];
+    return counts;
+  }
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
     const StrandProfile prof = profile_for(pi, strand);
@@ -293,6 +332,10 @@ StrandCounts Searcher::count_hits(std::uint32_t pi) {
 }
 
 bool Searcher::has_hit(std::uint32_t pi) {
+  if (pre_current_ && pre_counted_) {
+    const StrandCounts counts = count_hits(pi);
+    return counts.fwd + counts.rc > 0;
+  }
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
     const StrandProfile prof = profile_for(pi, strand);

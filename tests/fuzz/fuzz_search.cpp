@@ -73,13 +73,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const std::string_view t = text;
       const std::vector<std::string_view> views = {t.substr(wbyte % (t.size() + 1)), t, {},
                                                    t.substr(0, t.size() / 2), t, t.substr(t.size() / 3)};
-      for (bool only_has_hit : {false, true}) {
+      for (auto purpose : {Searcher::PrescanFor::hits, Searcher::PrescanFor::count,
+                           Searcher::PrescanFor::contains}) {
+        const bool only_has_hit = purpose != Searcher::PrescanFor::hits;
         for (std::size_t r = 0; r < views.size();) {
-          const std::size_t took = searcher.prescan(std::span(views).subspan(r), Searcher::kAllPatterns, only_has_hit);
+          const std::size_t took = searcher.prescan(std::span(views).subspan(r), Searcher::kAllPatterns, purpose);
           for (std::size_t q = 0; q < took; ++q) {
             searcher.select_prescanned(q);
             HitList pre;
             const bool has = searcher.has_hit(0);
+            StrandCounts counts;  // count_hits is not for a record prescanned for contains
+            if (purpose != Searcher::PrescanFor::contains) counts = searcher.count_hits(0);
             if (!only_has_hit) searcher.find_hits(0, 0, pre);
             HitList ref;
             Searcher plain(patterns, opt, *kernel);
@@ -87,7 +91,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::vector<std::string> a, b;
             for (const Hit& h : pre.hits) a.push_back(oracle::format_hit(oracle::from_library(pre, h)));
             for (const Hit& h : ref.hits) b.push_back(oracle::format_hit(oracle::from_library(ref, h)));
-            if (has != !ref.hits.empty() || (!only_has_hit && a != b)) {
+            std::uint32_t fwd = 0, rc = 0;
+            for (const Hit& h : ref.hits) (h.strand == Strand::fwd ? fwd : rc) += 1;
+            const bool best = opt.selection == Selection::best;
+            const bool counts_ok = purpose != Searcher::PrescanFor::count ||
+                                   (best ? (counts.fwd > 0) == (fwd > 0) && (counts.rc > 0) == (rc > 0)
+                                         : counts.fwd == fwd && counts.rc == rc);
+            if (has != !ref.hits.empty() || (!only_has_hit && a != b) || !counts_ok) {
               std::fprintf(stderr, "prescan view %zu (only_has_hit %d), kernel %s, pattern %s, text %s, k %d\n",
                            r + q, only_has_hit, kernel->name, pattern.c_str(), text.c_str(), opt.k);
               std::abort();

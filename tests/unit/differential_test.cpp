@@ -364,15 +364,18 @@ std::string check_prescan(const Case& c, trawl::Searcher& searcher, Stats& stats
     views.push_back({});
   }
   const std::uint64_t npat = c.patterns.size();
-  // Modes: bit 0 --paired, bit 1 prescan for has_hit alone (contains).
-  for (int mode = 0; mode < 4; ++mode) {
-    const bool paired = mode & 1, only_has_hit = mode & 2;
+  // Modes: bit 0 --paired, mode / 2 what the prescan is for (hits, count alone, contains).
+  using PrescanFor = trawl::Searcher::PrescanFor;
+  for (int mode = 0; mode < 6; ++mode) {
+    const bool paired = mode & 1;
+    const auto purpose = static_cast<PrescanFor>(mode / 2);
+    const bool only_has_hit = purpose == PrescanFor::contains;
     // --paired: view v has pattern first + v, the last views none.
     const std::uint64_t first = c.text_idx % npat;
     for (std::size_t r = 0; r < views.size();) {
       const std::size_t took = searcher.prescan(
           std::span(views).subspan(r), paired ? first + r : trawl::Searcher::kAllPatterns,
-          only_has_hit);
+          purpose);
       if (took == 0 || took > views.size() - r) return "prescan took " + std::to_string(took) + " records";
       for (std::size_t q = 0; q < took; ++q) {
         const std::size_t v = r + q;
@@ -390,15 +393,18 @@ std::string check_prescan(const Case& c, trawl::Searcher& searcher, Stats& stats
                      std::to_string(v) + "] pattern[" + std::to_string(pi) + "]: has_hit is wrong";
             continue;
           }
-          trawl::HitList hits;
-          searcher.find_hits(p32, v, hits);
+          // count_hits and has_hit first: find_hits on a record prescanned for count
+          // searches it afresh.
           const trawl::StrandCounts counts = searcher.count_hits(p32);
           const bool has = searcher.has_hit(p32);
+          trawl::HitList hits;
+          searcher.find_hits(p32, v, hits);
           std::vector<OracleHit> got;
           for (const trawl::Hit& h : hits.hits) got.push_back(trawl::oracle::from_library(hits, h));
           const std::vector<OracleHit>& expected = oracle_search(cache, c.patterns[pi], views[v], c.opt);
           stats.hits += got.size();
           const std::string where = std::string("prescan") + (paired ? " --paired" : "") +
+                                    (purpose == PrescanFor::count ? " for count" : "") +
                                     " view[" + std::to_string(v) + "] (n=" +
                                     std::to_string(views[v].size()) + ") pattern[" +
                                     std::to_string(pi) + "]";

@@ -13,6 +13,7 @@
 #include "trawl/hit.h"
 #include "trawl/kernel.h"
 #include "trawl/pattern_set.h"
+#include "trawl/selection.h"
 #include "trawl/traceback.h"
 
 namespace trawl {
@@ -48,16 +49,21 @@ class Searcher {
   // Short records in bulk (DESIGN §4 b-d): scans the patterns of whole records from the
   // front of `texts` in the kernel's job lanes, one (record, pattern, strand) per lane.
   // Takes records while they fit one work group (at least one) and returns how many it
-  // took; then, for each of them in order, select_prescanned(r) followed by find_hits,
-  // count_hits or has_hit answers exactly as after set_text(texts[r]). `paired_first`:
+  // took; then, for each of them in order, select_prescanned(r) followed by the calls
+  // `purpose` allows answers exactly as after set_text(texts[r]). `paired_first`:
   // kAllPatterns, or (--paired) the pattern of texts[0]; record r then has pattern
   // paired_first + r (none past the last pattern). Records too long for a lane, and
-  // patterns longer than 64, take the ordinary path. only_has_hit: the caller will ask
-  // has_hit() alone, so (without the N filter) each strand may stop at its first end and
-  // a reverse strand is scanned only where the forward one found none.
+  // patterns longer than 64, take the ordinary path.
   static constexpr std::uint64_t kAllPatterns = std::numeric_limits<std::uint64_t>::max();
+  enum class PrescanFor : std::uint8_t {
+    hits,      // find_hits, count_hits and has_hit
+    count,     // count_hits and has_hit only: without the N filter and overhang, the ends
+               // are counted as the kernel yields them and never stored
+    contains,  // has_hit only: without the N filter each strand stops at its first end,
+               // and a reverse strand is scanned only where the forward one found none
+  };
   std::size_t prescan(std::span<const std::string_view> texts, std::uint64_t paired_first,
-                      bool only_has_hit = false);
+                      PrescanFor purpose = PrescanFor::hits);
   void select_prescanned(std::size_t r);
 
   // Tiered access: set_text() (whole record) or set_window() (one window of a record) once,
@@ -154,6 +160,11 @@ class Searcher {
   std::vector<std::uint32_t> pre_end_offsets_;  // ends of job j: pre_ends_[off[j], off[j+1])
   std::vector<EndCost> pre_ends_;
   std::vector<std::uint64_t> pre_peq_;  // profiles built on demand for the jobs
+  // PrescanFor::count without N filter and overhang: each job's count of hits, and the
+  // selectors that count them while the kernel runs.
+  bool pre_counted_ = false;
+  std::vector<LocalMinimaCounter> pre_counters_;
+  std::vector<std::uint32_t> pre_counts_;
   std::array<std::pair<std::uint64_t, std::int64_t>, 65> start_column_{};  // (vp, score) by m
   const PrescanRecord* pre_current_ = nullptr;  // selected by select_prescanned()
   const ScanJob* pre_job_ = nullptr;            // the job collect_ends consumes, if any

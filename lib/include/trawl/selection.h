@@ -12,14 +12,16 @@ namespace trawl {
 // Rightmost end of every local minimum (Sassy `search`), fed one end at a time.
 class LocalMinimaSelector {
  public:
-  // Appends to `out` the ends that become decided by seeing (p, cost).
-  void push(std::uint64_t p, std::int32_t cost, std::vector<EndCost>& out) {
+  // Passes to `emit` (called with an EndCost) the ends that become decided by seeing
+  // (p, cost).
+  template <class Emit>
+  void push(std::uint64_t p, std::int32_t cost, Emit&& emit) {
     if (has_prev_ && p == prev_.pos + 1) {
-      if (decreasing_ && cost > prev_.cost) out.push_back(prev_);
+      if (decreasing_ && cost > prev_.cost) emit(prev_);
       decreasing_ = cost < prev_.cost || (decreasing_ && cost == prev_.cost);
     } else {
       // A new run: the value before it is > k (or there is none), a strict decrease.
-      if (has_prev_ && decreasing_) out.push_back(prev_);
+      if (has_prev_ && decreasing_) emit(prev_);
       decreasing_ = true;
     }
     prev_ = {p, cost};
@@ -27,15 +29,39 @@ class LocalMinimaSelector {
   }
   // Ends the stream; `last` is the last end position of the text (n, or n + S with
   // overhang). Resets the selector for reuse.
-  void finish(std::uint64_t last, std::vector<EndCost>& out) {
-    if (has_prev_ && decreasing_ && !(prev_.pos == last && last == 0)) out.push_back(prev_);
+  template <class Emit>
+  void finish(std::uint64_t last, Emit&& emit) {
+    if (has_prev_ && decreasing_ && !(prev_.pos == last && last == 0)) emit(prev_);
     has_prev_ = false;
+  }
+  void push(std::uint64_t p, std::int32_t cost, std::vector<EndCost>& out) {
+    push(p, cost, [&out](const EndCost& e) { out.push_back(e); });
+  }
+  void finish(std::uint64_t last, std::vector<EndCost>& out) {
+    finish(last, [&out](const EndCost& e) { out.push_back(e); });
   }
 
  private:
   EndCost prev_{0, 0};
   bool has_prev_ = false;
   bool decreasing_ = true;
+};
+
+// How many ends LocalMinimaSelector reports, without keeping them (count).
+class LocalMinimaCounter {
+ public:
+  void push(std::uint64_t p, std::int32_t cost) {
+    selector_.push(p, cost, [this](const EndCost&) { ++count_; });
+  }
+  // Ends the stream (see LocalMinimaSelector::finish) and returns the count.
+  std::uint32_t finish(std::uint64_t last) {
+    selector_.finish(last, [this](const EndCost&) { ++count_; });
+    return count_;
+  }
+
+ private:
+  LocalMinimaSelector selector_;
+  std::uint32_t count_ = 0;
 };
 
 }  // namespace trawl
