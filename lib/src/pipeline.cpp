@@ -6,6 +6,7 @@
 #include <tbb/parallel_pipeline.h>
 
 #include <algorithm>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,12 @@ struct WindowTask {
 // the run. Either a batch of whole records or one window task.
 struct Batch {
   RecordBatch records;
+  // Unparsed FASTA records (when has_chunk), parsed into `records` by the parallel stage;
+  // an error there waits in `error` until the serial output stage reaches this batch, so
+  // everything before it is written first, as when the reader stage parsed.
+  FastaChunk chunk;
+  bool has_chunk = false;
+  std::exception_ptr error;
   std::vector<std::string_view> views;  // records.seq(r), for Searcher::prescan
   WindowTask task;
   bool is_window = false;
@@ -257,8 +264,18 @@ class TaskSource {
   // Fills `b` with the next task; false at the end of the input.
   bool next(Batch& b) {
     b.records.clear();
+    b.has_chunk = false;
+    b.error = nullptr;
     if (long_ && emit_window(b)) return true;
     b.is_window = false;
+    // FASTA records are only cut out here and parsed by the parallel stage, so reading
+    // keeps up with many threads.
+    if (reader_.next_chunk(b.chunk, opt_.batch_bases)) {
+      b.has_chunk = true;
+      b.records.first_record = next_record_;
+      next_record_ += b.chunk.records;
+      return true;
+    }
     b.records.first_record = next_record_;
     bool took_long = false;
     while (b.records.bases() < opt_.batch_bases && reader_.next(b.records)) {
@@ -391,6 +408,14 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
           tbb::make_filter<Batch*, Batch*>(
               tbb::filter_mode::parallel,
               [&](Batch* b) {
+                if (b->has_chunk) {
+                  try {
+                    FastxReader::parse_chunk(b->chunk, b->records);
+                  } catch (const InputError&) {
+                    b->error = std::current_exception();
+                    return b;
+                  }
+                }
                 if (b->is_window) {
                   search_window(searchers.local(), opt, *b);
                 } else {
@@ -402,6 +427,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
               }) &
           tbb::make_filter<Batch*, void>(
               tbb::filter_mode::serial_in_order, [&](Batch* b) {
+                if (b->error) std::rethrow_exception(b->error);
                 if (b->is_window) {
                   stats.hits += assembler.add(*b);
                   if (b->task.last_of_record) {

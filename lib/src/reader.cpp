@@ -5,7 +5,9 @@
 #include <htslib/hts_log.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,9 +15,38 @@
 
 namespace trawl {
 
-// One open input: a buffered line source over BGZF plus the FASTA/FASTQ record grammar.
+namespace {
+
+// Occurrences of byte `c` in [p, p + n), eight bytes at a time.
+std::uint64_t count_byte(const char* p, std::size_t n, char c) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  const std::uint64_t pattern = kOnes * static_cast<std::uint8_t>(c);
+  std::uint64_t count = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, p + i, 8);
+    x ^= pattern;  // zero bytes where p[i..] == c
+    // High bit set exactly in the zero bytes (no borrow across bytes this way).
+    const std::uint64_t zero = ~(((x & ~kHigh) + ~kHigh) | x) & kHigh;
+    count += static_cast<std::uint64_t>(__builtin_popcountll(zero));
+  }
+  for (; i < n; ++i) count += p[i] == c;
+  return count;
+}
+
+}  // namespace
+
+// One input: a buffered line source plus the FASTA/FASTQ record grammar. The source is a
+// file over BGZF, or (parse_chunk) a block of FASTA bytes already in memory.
 class FastxReader::File {
  public:
+  // A chunk in memory; record and line numbers continue from the chunk's bases.
+  explicit File(const FastaChunk& chunk)
+      : display_(*chunk.display), options_(chunk.options), data_(chunk.bytes.data()),
+        end_(chunk.bytes.size()), format_('>'), record_(chunk.record_base),
+        line_no_(chunk.line_base) {}
+
   File(const std::string& path, const ReaderOptions& options)
       : display_(path == "-" ? "<stdin>" : path), options_(options) {
     if (path != "-") {
@@ -29,9 +60,75 @@ class FastxReader::File {
     if (options.decompress_threads > 0 && bgzf_compression(fp_) == bgzf)
       bgzf_mt(fp_, options.decompress_threads, 64);
     buf_.resize(1 << 20);
+    data_ = buf_.data();
   }
   ~File() {
     if (fp_) bgzf_close(fp_);
+  }
+
+  enum class ChunkResult { took, ended, use_next };
+  // Moves whole FASTA records, about `target` bytes, into `chunk` unparsed; counts their
+  // records and lines so numbering goes on as if they had been parsed. use_next: the next
+  // record is not FASTA in this sense (FASTQ, or the first record of a file that is not
+  // FASTA: next() says what is wrong) or longer than `target`; it stays for next().
+  ChunkResult take_chunk(FastaChunk& chunk, std::uint64_t target) {
+    skip_blank_lines();
+    const int c = peek();
+    if (c < 0) return ChunkResult::ended;
+    if (format_ == 0 && c == '>') format_ = '>';
+    if (format_ != '>' || c != '>') return ChunkResult::use_next;
+    std::string& bytes = chunk.bytes;
+    bytes.assign(data_ + pos_, end_ - pos_);
+    pos_ = end_;
+    while (bytes.size() < target && !eof_) {
+      const std::size_t at = bytes.size();
+      bytes.resize(std::max<std::size_t>(target, at + (1 << 16)));
+      const std::size_t got = read_into(bytes.data() + at, bytes.size() - at);
+      bytes.resize(at + got);
+    }
+    // Cut before the last header line (records after it may be incomplete), or take all
+    // at the end of the file.
+    std::size_t cut = bytes.size();
+    if (!eof_) {
+      cut = 0;
+      for (std::size_t i = bytes.size(); i > 1;) {
+        const void* gt = memrchr(bytes.data() + 1, '>', i - 1);
+        if (!gt) break;
+        i = static_cast<std::size_t>(static_cast<const char*>(gt) - bytes.data());
+        if (bytes[i - 1] == '\n') {
+          cut = i;
+          break;
+        }
+      }
+    }
+    // Bytes past the cut go back to the line buffer (all of them: one record too long).
+    if (cut < bytes.size()) {
+      buf_.assign(bytes.begin() + static_cast<std::ptrdiff_t>(cut), bytes.end());
+      if (buf_.size() < (1 << 20)) buf_.resize(1 << 20);
+      data_ = buf_.data();
+      pos_ = 0;
+      end_ = bytes.size() - cut;
+      bytes.resize(cut);
+    }
+    if (cut == 0) return ChunkResult::use_next;
+    std::uint64_t records = 1;  // bytes[0] == '>'
+    for (const char* p = bytes.data() + 1, *e = bytes.data() + cut; p < e;) {
+      const void* gt = std::memchr(p, '>', static_cast<std::size_t>(e - p));
+      if (!gt) break;
+      p = static_cast<const char*>(gt);
+      records += p[-1] == '\n';
+      ++p;
+    }
+    // As take_line counts: every '\n', and a last line without one.
+    const std::uint64_t lines = count_byte(bytes.data(), cut, '\n') + (bytes.back() != '\n');
+    chunk.display = display_shared();
+    chunk.options = options_;
+    chunk.record_base = record_;
+    chunk.line_base = line_no_;
+    chunk.records = records;
+    record_ += records;
+    line_no_ += lines;
+    return ChunkResult::took;
   }
 
   // Reads one record into the batch arena. Returns false at the end of the file.
@@ -103,27 +200,40 @@ class FastxReader::File {
     return "byte " + std::to_string(c);
   }
 
-  bool refill() {
-    if (eof_) return false;
-    const ssize_t got = bgzf_read(fp_, buf_.data(), buf_.size());
+  // Up to `size` bytes from the file into `dst`; 0 (and eof_) at its end, or always in
+  // memory mode.
+  std::size_t read_into(char* dst, std::size_t size) {
+    if (eof_ || !fp_) {
+      eof_ = true;
+      return 0;
+    }
+    const ssize_t got = bgzf_read(fp_, dst, size);
     if (got < 0)
       throw InputError(display_ + ": read error after record " + std::to_string(record_) +
                        ": corrupt or truncated compressed data");
-    pos_ = 0;
-    end_ = static_cast<std::size_t>(got);
     if (got == 0) eof_ = true;
+    return static_cast<std::size_t>(got);
+  }
+  bool refill() {
+    const std::size_t got = read_into(buf_.data(), buf_.size());
+    pos_ = 0;
+    end_ = got;
     return got > 0;
   }
   int peek() {
     if (pos_ == end_ && !refill()) return -1;
-    return static_cast<unsigned char>(buf_[pos_]);
+    return static_cast<unsigned char>(data_[pos_]);
+  }
+  std::shared_ptr<const std::string> display_shared() {
+    if (!display_ptr_) display_ptr_ = std::make_shared<const std::string>(display_);
+    return display_ptr_;
   }
   // Appends the rest of the current line (no '\n', no trailing '\r') to `dst`.
   void take_line(std::string& dst) {
     const std::size_t start_len = dst.size();
     for (;;) {
       if (pos_ == end_ && !refill()) break;
-      const char* begin = buf_.data() + pos_;
+      const char* begin = data_ + pos_;
       const void* nl = std::memchr(begin, '\n', end_ - pos_);
       if (nl) {
         const std::size_t len = static_cast<const char*>(nl) - begin;
@@ -146,9 +256,11 @@ class FastxReader::File {
   }
 
   std::string display_;
+  std::shared_ptr<const std::string> display_ptr_;  // for chunks, made once
   ReaderOptions options_;
-  BGZF* fp_ = nullptr;
-  std::vector<char> buf_;
+  BGZF* fp_ = nullptr;     // null: a chunk in memory
+  std::vector<char> buf_;  // the line buffer over fp_
+  const char* data_ = nullptr;  // buf_.data(), or the chunk
   std::size_t pos_ = 0, end_ = 0;
   bool eof_ = false;
   int format_ = 0;  // '>' FASTA, '@' FASTQ, 0 not yet known
@@ -190,6 +302,25 @@ bool FastxReader::next(RecordBatch& batch) {
     }
     file_.reset();
   }
+}
+
+bool FastxReader::next_chunk(FastaChunk& chunk, std::uint64_t target_bytes) {
+  for (;;) {
+    if (!file_ && !open_next_file()) return false;
+    switch (file_->take_chunk(chunk, target_bytes)) {
+      case File::ChunkResult::took:
+        records_ += chunk.records;
+        return true;
+      case File::ChunkResult::ended: file_.reset(); break;
+      case File::ChunkResult::use_next: return false;
+    }
+  }
+}
+
+void FastxReader::parse_chunk(const FastaChunk& chunk, RecordBatch& batch) {
+  File parser(chunk);
+  for (std::uint64_t r = 0; r < chunk.records; ++r)
+    if (!parser.next(batch, 0)) throw std::logic_error("parse_chunk: fewer records than counted");
 }
 
 bool FastxReader::fill(RecordBatch& batch, std::uint64_t target_bases) {

@@ -22,6 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size && std::fwrite(data, 1, size, f) != size) std::abort();
   std::fclose(f);
   for (const bool full_header : {false, true}) {
+    std::string rows, error;  // record by record: every record, and the error if any
     try {
       trawl::FastxReader reader({path}, trawl::ReaderOptions{full_header, 0});
       trawl::RecordBatch batch;
@@ -33,12 +34,32 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           if (seq.find('\0') != std::string_view::npos) std::abort();
           if (name.find('\n') != std::string_view::npos) std::abort();
           if (full_header && name.find('\t') != std::string_view::npos) std::abort();
+          rows.append(name).append("\t").append(seq).append("\n");
         }
         batch.clear();
       }
-    } catch (const trawl::InputError&) {
-      // malformed input, reported as designed
+    } catch (const trawl::InputError& e) {
+      error = e.what();  // malformed input, reported as designed
     }
+    // The pipeline's way: FASTA chunks parsed apart, next() where a chunk cannot be cut.
+    // Same records, same error.
+    std::string chunk_rows, chunk_error;
+    try {
+      trawl::FastxReader reader({path}, trawl::ReaderOptions{full_header, 0});
+      trawl::RecordBatch batch;
+      trawl::FastaChunk chunk;
+      for (;;) {
+        if (reader.next_chunk(chunk, 1 + size % 61)) trawl::FastxReader::parse_chunk(chunk, batch);
+        else if (!reader.next(batch)) break;
+      }
+      for (std::size_t r = 0; r < batch.size(); ++r)
+        chunk_rows.append(batch.name(r)).append("\t").append(batch.seq(r)).append("\n");
+    } catch (const trawl::InputError& e) {
+      chunk_error = e.what();
+    }
+    // On an error the record-by-record side stops at its last whole batch of 4096 bases,
+    // so only the error is compared then.
+    if (chunk_error != error || (error.empty() && chunk_rows != rows)) std::abort();
   }
   return 0;
 }

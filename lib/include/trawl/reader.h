@@ -17,6 +17,16 @@ struct ReaderOptions {
   int decompress_threads = 0;  // htslib threads for BGZF input (0 = none)
 };
 
+// Whole FASTA records as raw bytes, for parsing away from the reader (FastxReader::
+// parse_chunk), with what the parse needs to number records and lines in its messages.
+struct FastaChunk {
+  std::string bytes;            // starts with a header line; whole records only
+  std::uint64_t records = 0;    // how many
+  std::uint64_t record_base = 0, line_base = 0;  // records and lines of the file before it
+  std::shared_ptr<const std::string> display;    // the file's name in messages
+  ReaderOptions options;
+};
+
 class FastxReader {
  public:
   // An empty list means stdin. Files are opened one at a time, in order.
@@ -30,7 +40,17 @@ class FastxReader {
   bool fill(RecordBatch& batch, std::uint64_t target_bases);
   // Reads one record into `batch` (appending). Returns false at the end of all inputs.
   bool next(RecordBatch& batch);
+  // Moves the next whole FASTA records, about `target_bytes` of input, into `chunk` without
+  // parsing them (the cheap part of reading, so the parse can run on another thread).
+  // Returns false where the next record must come from next() instead: FASTQ, a first
+  // record that is not FASTA, a record longer than target_bytes, or the end of all inputs.
+  bool next_chunk(FastaChunk& chunk, std::uint64_t target_bytes);
+  // Appends the chunk's records to `batch` exactly as next() would have read them, or
+  // throws the InputError next() would have thrown. Thread safe (touches only its
+  // arguments).
+  static void parse_chunk(const FastaChunk& chunk, RecordBatch& batch);
 
+  // Records handed out so far, by next() or in chunks.
   std::uint64_t records_read() const { return records_; }
 
  private:

@@ -1,0 +1,149 @@
+// FASTA chunks (FastxReader::next_chunk + parse_chunk, the pipeline's way of reading) must
+// give exactly the records, record count and error message of reading record by record with
+// next(), for any chunk size, on seeded random inputs full of the awkward cases: blank lines,
+// '\r\n', '>' inside headers and sequences, no final newline, records longer than a chunk,
+// NUL bytes (an error naming record and line), several files, a FASTQ file among them.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "trawl/errors.h"
+#include "trawl/reader.h"
+
+using namespace trawl;
+
+namespace {
+
+struct ReadResult {
+  std::vector<std::string> rows;  // "name\tseq" per record
+  std::uint64_t records_read = 0;
+  std::string error;
+};
+
+void collect(const RecordBatch& b, ReadResult& out) {
+  for (std::size_t r = 0; r < b.size(); ++r)
+    out.rows.push_back(std::string(b.name(r)) + "\t" + std::string(b.seq(r)));
+}
+
+ReadResult read_by_record(const std::vector<std::string>& paths, ReaderOptions options) {
+  ReadResult out;
+  FastxReader reader(paths, options);
+  RecordBatch b;
+  try {
+    while (reader.next(b)) {}
+  } catch (const InputError& e) {
+    out.error = e.what();
+  }
+  collect(b, out);
+  out.records_read = reader.records_read();
+  return out;
+}
+
+ReadResult read_by_chunk(const std::vector<std::string>& paths, ReaderOptions options,
+                         std::uint64_t target) {
+  ReadResult out;
+  FastxReader reader(paths, options);
+  RecordBatch b;
+  FastaChunk chunk;
+  try {
+    for (;;) {
+      if (reader.next_chunk(chunk, target)) {
+        const std::size_t before = b.size();
+        FastxReader::parse_chunk(chunk, b);
+        REQUIRE(b.size() - before == chunk.records);
+        continue;
+      }
+      if (!reader.next(b)) break;
+    }
+  } catch (const InputError& e) {
+    out.error = e.what();
+  }
+  collect(b, out);
+  out.records_read = reader.records_read();
+  return out;
+}
+
+std::string random_fasta(std::mt19937_64& rng, bool allow_nul) {
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  std::string s;
+  const int blank_start = pick(3);
+  for (int i = 0; i < blank_start; ++i) s += pick(2) ? "\n" : "\r\n";
+  const int records = pick(12);
+  for (int r = 0; r < records; ++r) {
+    s += '>';
+    const int name_len = pick(8);
+    for (int i = 0; i < name_len; ++i) s += "ab c>\t"[pick(6)];
+    s += pick(4) ? "\n" : "\r\n";
+    const int lines = pick(5);
+    for (int l = 0; l < lines; ++l) {
+      // Now and then a long line, longer than the smallest chunks.
+      const int len = pick(6) == 0 ? 200 + pick(300) : pick(30);
+      for (int i = 0; i < len; ++i) s += "ACGTN>a"[pick(7)];
+      if (allow_nul && pick(200) == 0) s += '\0';
+      s += pick(5) ? "\n" : "\r\n";
+      if (pick(8) == 0) s += "\n";  // a blank line inside the record
+    }
+  }
+  if (!s.empty() && pick(3) == 0) s.pop_back();  // no final newline
+  return s;
+}
+
+std::string write_temp(const std::string& name, const std::string& bytes) {
+  const std::string path = "/tmp/trawl_reader_test." + std::to_string(::getpid()) + "." + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("reader: FASTA chunks parse exactly as record-by-record reading") {
+  std::mt19937_64 rng(20261203);
+  int compared = 0, errors = 0, chunked_records = 0;
+  for (int c = 0; c < 400; ++c) {
+    std::vector<std::string> paths;
+    const int files = 1 + static_cast<int>(rng() % 3);
+    for (int f = 0; f < files; ++f) {
+      std::string bytes = random_fasta(rng, c % 4 == 0);
+      if (c % 25 == 0 && f == files - 1) bytes += "@q\nACGT\n+\nIIII\n";  // FASTQ after FASTA: an error
+      if (c % 31 == 0 && f == 0) bytes = "@q\nACGT\n+\nIIII\n@r\nAC\n+\nII\n";  // a FASTQ file
+      paths.push_back(write_temp(std::to_string(f), bytes));
+    }
+    for (const bool full_header : {false, true}) {
+      const ReaderOptions options{full_header, 0};
+      const ReadResult expected = read_by_record(paths, options);
+      for (const std::uint64_t target : {1, 7, 64, 300, 4096, 1 << 20}) {
+        const ReadResult got = read_by_chunk(paths, options, target);
+        INFO("case " << c << " target " << target << " full_header " << full_header);
+        CHECK(got.rows == expected.rows);
+        CHECK(got.error == expected.error);
+        // After an error, chunks have counted records beyond it (not yet parsed).
+        if (expected.error.empty()) CHECK(got.records_read == expected.records_read);
+        ++compared;
+      }
+      errors += !expected.error.empty();
+      chunked_records += static_cast<int>(expected.rows.size());
+    }
+    for (const std::string& p : paths) std::remove(p.c_str());
+  }
+  MESSAGE(compared << " comparisons, " << errors << " inputs with an error, " << chunked_records
+                   << " records");
+  CHECK(errors > 10);  // the error paths were exercised
+}
+
+TEST_CASE("reader: a chunk error names the record and line within the file") {
+  const std::string path = write_temp("nul", ">a\nAC\nGT\n>b x>y\nAAA\n\n>c\nA" + std::string(1, '\0') + "C\n");
+  FastxReader reader({path}, ReaderOptions{});
+  FastaChunk chunk;
+  REQUIRE(reader.next_chunk(chunk, 1 << 20));
+  CHECK(chunk.records == 3);
+  RecordBatch b;
+  CHECK_THROWS_WITH_AS(FastxReader::parse_chunk(chunk, b),
+                       (path + ": record 3 (line 8): NUL byte in sequence (binary input?)").c_str(),
+                       InputError);
+  std::remove(path.c_str());
+}
