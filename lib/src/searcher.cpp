@@ -362,7 +362,7 @@ void Searcher::encode_forward_until(std::uint64_t end) {
 
 void Searcher::encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi) {
   const std::uint64_t n = text_.size();
-  std::vector<std::uint8_t>& codes = strand == Strand::fwd ? fwd_codes_ : rev_codes_;
+  UninitializedVector<std::uint8_t>& codes = strand == Strand::fwd ? fwd_codes_ : rev_codes_;
   codes.resize(hi - lo);
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(text_.data());
   if (strand == Strand::fwd) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "trawl/record_batch.h"
+#include "trawl/uninitialized_vector.h"
 
 namespace trawl {
 
@@ -20,7 +21,7 @@ struct ReaderOptions {
 // Whole FASTA records as raw bytes, for parsing away from the reader (FastxReader::
 // parse_chunk), with what the parse needs to number records and lines in its messages.
 struct FastaChunk {
-  std::string bytes;            // starts with a header line; whole records only
+  UninitializedVector<char> bytes;  // starts with a header line; whole records only
   std::uint64_t records = 0;    // how many
   std::uint64_t record_base = 0, line_base = 0;  // records and lines of the file before it
   std::shared_ptr<const std::string> display;    // the file's name in messages

@@ -15,6 +15,7 @@
 #include "trawl/pattern_set.h"
 #include "trawl/selection.h"
 #include "trawl/traceback.h"
+#include "trawl/uninitialized_vector.h"
 
 namespace trawl {
 
@@ -149,7 +150,7 @@ class Searcher {
     std::uint32_t first_pattern = 0;
   };
   std::vector<PrescanRecord> pre_records_;
-  std::vector<std::uint8_t> pre_fwd_, pre_rev_;  // the records' class codes, back to back
+  UninitializedVector<std::uint8_t> pre_fwd_, pre_rev_;  // the records' class codes, back to back
   std::vector<ScanJob> pre_jobs_;
   std::vector<ScanJob> sub_jobs_;           // a subset of pre_jobs_ scanned on its own
   std::vector<std::uint32_t> sub_index_;    // their indices in pre_jobs_
@@ -173,8 +174,8 @@ class Searcher {
   std::string_view text_;                  // the current record's bytes
   bool windowed_ = false;
   Window window_;
-  std::vector<std::uint8_t> fwd_codes_;    // whole record (or a window slice) as classes
-  std::vector<std::uint8_t> rev_codes_;    // reverse(record) as classes (rc strand)
+  UninitializedVector<std::uint8_t> fwd_codes_;  // whole record (or a window slice) as classes
+  UninitializedVector<std::uint8_t> rev_codes_;  // reverse(record) as classes (rc strand)
   bool rev_ready_ = false;                 // rev_codes_ holds the current record
   std::uint64_t fwd_encoded_ = 0;          // fwd_codes_ is valid below this position
   bool lazy_forward_ = false;              // collect_ends must encode as it scans
