@@ -30,8 +30,11 @@ PatternSet::PatternSet(const std::vector<Pattern>& patterns, const SearchOptions
 
 void PatternSet::add(std::string_view id, std::string_view seq) {
   if (seq.empty()) throw std::invalid_argument("pattern '" + std::string(id) + "' is empty");
+  // Local pointers: stores through char* may alias any member, so the loops below would
+  // otherwise reload them for every byte (loading millions of patterns is serial work).
+  const bool* valid = valid_.data();
   bool all_valid = true;
-  for (char c : seq) all_valid &= valid_[static_cast<std::uint8_t>(c)];
+  for (char c : seq) all_valid &= valid[static_cast<std::uint8_t>(c)];
   if (!all_valid) {
     const auto bad = find_invalid_pattern_byte(alphabet_.alphabet, seq);
     auto b = static_cast<unsigned char>(seq[*bad]);
@@ -49,8 +52,11 @@ void PatternSet::add(std::string_view id, std::string_view seq) {
   if (rc_) {
     const std::size_t at = complements_.size();
     complements_.resize(at + seq.size());
-    for (std::size_t j = 0; j < seq.size(); ++j)
-      complements_[at + j] = static_cast<char>(complement_[static_cast<std::uint8_t>(seq[j])]);
+    char* out = complements_.data() + at;
+    const std::uint8_t* complement = complement_.data();
+    const char* in = seq.data();
+    for (std::size_t j = 0, m = seq.size(); j < m; ++j)
+      out[j] = static_cast<char>(complement[static_cast<std::uint8_t>(in[j])]);
   }
   max_length_ = std::max(max_length_, static_cast<std::uint32_t>(seq.size()));
 }
