@@ -9,7 +9,8 @@
 #   W5  65,536 records of 'ab' x 128 (`make_workload ascii 65536`), -p ab -k 0 --alphabet ascii
 #       (8,388,608 hits)
 # Each command is timed with `/usr/bin/time -f '%e %M'` (wall seconds, max RSS) as a whole
-# process with -q and output to /dev/null; seconds are the median of --reps runs. The ratio is
+# process with -q and output to /dev/null; seconds are the median of --reps runs, taken in
+# rounds of hits, count, contains so that a drifting machine speed skews no ratio. The ratio is
 # seconds / seconds of hits on the same workload. Targets: W4 count <= 0.8, contains <= 0.4;
 # W5 count <= 0.15, contains <= 0.05.
 # Guard (from one extra untimed run of the same command, output piped): hits = data rows,
@@ -143,9 +144,11 @@ for w in $workloads; do
   prepare "$w"
   cat "$fa" > /dev/null  # warm the page cache
   hits_sec=""; hits_guard=""
+  declare -A ISEC=() IKB=()
+  interleaved_reps "hits count contains" -- "$TRAWL" "${args[@]}" -t 1 -q "$fa"
   for command in hits count contains; do
     cmd=("$TRAWL" "$command" "${args[@]}" -t 1 -q "$fa")
-    timed_reps "${cmd[@]}"
+    SEC=${ISEC[$command]}; KB=${IKB[$command]}
     g=$(guard "$command" "${cmd[@]}")
     target="-"; met="-"; ratio=1.000
     if [[ $command == hits ]]; then

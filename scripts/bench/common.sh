@@ -46,3 +46,35 @@ timed_reps() {
   SEC=$(printf '%s\n' "${secs[@]}" | sort -g | sed -n "$(( (reps + 1) / 2 ))p")
   KB=$kb
 }
+
+# interleaved_reps COMMAND_NAMES -- CMD_PREFIX...: runs "CMD_PREFIX NAME" for every name in
+# COMMAND_NAMES (a space-separated string), one of each per round, $reps rounds, so a machine
+# whose speed drifts during the table slows every command alike. Sets ISEC[name] (median
+# seconds) and IKB[name] (largest max RSS); exits on failure. The caller declares
+# `declare -A ISEC IKB`. The name goes right after the first word of CMD_PREFIX (the binary).
+interleaved_reps() {
+  local names=$1; shift
+  [[ $1 == -- ]] && shift
+  local bin=$1; shift
+  local -A all=()
+  local i name rc s k
+  for name in $names; do IKB[$name]=0; done
+  for ((i = 0; i < reps; i++)); do
+    for name in $names; do
+      rc=0
+      measure "$WORK/t" "$bin" "$name" "$@" || rc=$?
+      if ((rc != 0)); then
+        echo "$NAME: command failed (exit $rc): $bin $name $*" >&2
+        cat "$WORK/stderr" >&2
+        exit 1
+      fi
+      read -r s k < "$WORK/t"
+      all[$name]+="$s "
+      if ((k > IKB[$name])); then IKB[$name]=$k; fi
+    done
+  done
+  for name in $names; do
+    # shellcheck disable=SC2086  # word splitting of the list is intended
+    ISEC[$name]=$(printf '%s\n' ${all[$name]} | sort -g | sed -n "$(( (reps + 1) / 2 ))p")
+  done
+}
