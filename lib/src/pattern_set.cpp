@@ -10,12 +10,14 @@ PatternSet::PatternSet(const SearchOptions& options, std::size_t precompute_limi
   classes_ = alphabet_.class_count();
   for (unsigned b = 0; b < 256; ++b) {
     const auto byte = static_cast<std::uint8_t>(b);
-    for (unsigned c = 0; c < classes_; ++c)
-      if (alphabet_.matches_class(byte, static_cast<std::uint8_t>(c))) {
-        classes_of_[b].push_back(static_cast<std::uint8_t>(c));
-        if (classes_ <= 64) class_mask_[b] |= std::uint64_t{1} << c;
-      }
-    complement_[b] = alphabet_.complement(byte);
+    for (int strand = 0; strand < 2; ++strand) {
+      const std::uint8_t used = strand ? alphabet_.complement(byte) : byte;
+      for (unsigned c = 0; c < classes_; ++c)
+        if (alphabet_.matches_class(used, static_cast<std::uint8_t>(c))) {
+          classes_of_[strand][b].push_back(static_cast<std::uint8_t>(c));
+          if (classes_ <= 64) class_mask_[strand][b] |= std::uint64_t{1} << c;
+        }
+    }
     const char one = static_cast<char>(byte);
     valid_[b] = !find_invalid_pattern_byte(alphabet_.alphabet, std::string_view(&one, 1));
   }
@@ -49,21 +51,11 @@ void PatternSet::add(std::string_view id, std::string_view seq) {
   id_offsets_.push_back(ids_.size());
   seqs_ += seq;
   seq_offsets_.push_back(seqs_.size());
-  if (rc_) {
-    const std::size_t at = complements_.size();
-    complements_.resize(at + seq.size());
-    char* out = complements_.data() + at;
-    const std::uint8_t* complement = complement_.data();
-    const char* in = seq.data();
-    for (std::size_t j = 0, m = seq.size(); j < m; ++j)
-      out[j] = static_cast<char>(complement[static_cast<std::uint8_t>(in[j])]);
-  }
   max_length_ = std::max(max_length_, static_cast<std::uint32_t>(seq.size()));
 }
 
 void PatternSet::reserve(std::size_t bytes) {
   seqs_.reserve(bytes);
-  if (rc_) complements_.reserve(bytes);
 }
 
 void PatternSet::finish() {
@@ -82,32 +74,33 @@ void PatternSet::finish() {
       peq_offsets_.push_back(peq_.size());
       if (strand == 1 && !rc_) continue;
       peq_.resize(peq_.size() + size_one);
-      const char* used = (strand ? complements_.data() : seqs_.data()) + seq_offsets_[i];
-      build_peq({used, m}, peq_.data() + peq_.size() - size_one);
+      build_peq({seqs_.data() + seq_offsets_[i], m}, strand ? Strand::rc : Strand::fwd,
+                peq_.data() + peq_.size() - size_one);
     }
   }
 }
 
-void PatternSet::build_peq(std::string_view used, std::uint64_t* peq) const {
-  const std::size_t words = (used.size() + 63) / 64;
+void PatternSet::build_peq(std::string_view seq, Strand s, std::uint64_t* peq) const {
+  const std::size_t words = (seq.size() + 63) / 64;
+  const int strand = s == Strand::rc ? 1 : 0;
   std::fill(peq, peq + std::size_t{classes_} * words, 0);
   if (classes_ <= 64) {
-    for (std::size_t j = 0; j < used.size(); ++j)
-      for (std::uint64_t mask = class_mask_[static_cast<std::uint8_t>(used[j])]; mask; mask &= mask - 1)
+    const std::uint64_t* class_mask = class_mask_[strand].data();
+    for (std::size_t j = 0; j < seq.size(); ++j)
+      for (std::uint64_t mask = class_mask[static_cast<std::uint8_t>(seq[j])]; mask; mask &= mask - 1)
         peq[static_cast<std::size_t>(__builtin_ctzll(mask)) * words + (j >> 6)] |= std::uint64_t{1} << (j & 63);
     return;
   }
-  for (std::size_t j = 0; j < used.size(); ++j)
-    for (std::uint8_t c : classes_of_[static_cast<std::uint8_t>(used[j])])
+  for (std::size_t j = 0; j < seq.size(); ++j)
+    for (std::uint8_t c : classes_of_[strand][static_cast<std::uint8_t>(seq[j])])
       peq[std::size_t{c} * words + (j >> 6)] |= std::uint64_t{1} << (j & 63);
 }
 
-StrandProfile PatternSet::profile_header(std::size_t i, Strand s) const {
+StrandProfile PatternSet::profile_header(std::size_t i, Strand /*both strands alike*/) const {
   StrandProfile p;
   p.m = static_cast<std::uint32_t>(seq_offsets_[i + 1] - seq_offsets_[i]);
   p.words = (p.m + 63) / 64;
   p.classes_hint = classes_;
-  p.used = (s == Strand::rc ? complements_.data() : seqs_.data()) + seq_offsets_[i];
   return p;
 }
 
@@ -118,7 +111,7 @@ StrandProfile PatternSet::profile(std::size_t i, Strand s,
     p.peq = peq_.data() + peq_offsets_[2 * i + (s == Strand::rc ? 1 : 0)];
   } else {
     scratch.resize(std::size_t{classes_} * p.words);
-    build_peq({p.used, p.m}, scratch.data());
+    build_peq({seqs_.data() + seq_offsets_[i], p.m}, s, scratch.data());
     p.peq = scratch.data();
   }
   return p;

@@ -28,7 +28,6 @@ struct StrandProfile {
   std::uint32_t m = 0;             // pattern length
   std::uint32_t words = 0;         // ceil(m / 64)
   std::uint32_t classes_hint = 0;  // number of text classes (rows of peq)
-  const char* used = nullptr;      // P, or complement(P) for rc (m bytes)
   // peq[c * words + w] bit i: pattern position 64w+i matches text class c
   // (AlphabetSpec::text_class).
   const std::uint64_t* peq = nullptr;
@@ -79,19 +78,21 @@ class PatternSet {
   bool precomputed() const { return precomputed_; }
 
  private:
-  void build_peq(std::string_view used, std::uint64_t* peq) const;
+  // The profile of `seq` (as given) on strand s.
+  void build_peq(std::string_view seq, Strand s, std::uint64_t* peq) const;
 
   AlphabetSpec alphabet_;
   bool rc_ = false;
   std::size_t precompute_limit_ = kPrecomputeLimit;
   unsigned classes_ = 0;
-  std::array<std::vector<std::uint8_t>, 256> classes_of_;  // text classes each byte matches
+  // Text classes each pattern byte matches, [0] as it is and [1] complemented (the rc
+  // strand's profile is built from P itself through [1], so no complement of P is stored).
+  std::array<std::array<std::vector<std::uint8_t>, 256>, 2> classes_of_;
   // The same as bit masks where there are at most 64 classes (iupac, dna): profiles of
   // --paired patterns are built per record, so this is a hot path.
-  std::array<std::uint64_t, 256> class_mask_{};
-  std::array<std::uint8_t, 256> complement_{};  // AlphabetSpec::complement by byte
-  std::array<bool, 256> valid_{};               // allowed in a pattern
-  std::string ids_, seqs_, complements_;  // arenas; complements_ parallels seqs_ (rc only)
+  std::array<std::array<std::uint64_t, 256>, 2> class_mask_{};
+  std::array<bool, 256> valid_{};  // allowed in a pattern
+  std::string ids_, seqs_;         // arenas
   std::vector<std::uint64_t> id_offsets_{0}, seq_offsets_{0};
   bool precomputed_ = false;
   std::vector<std::uint64_t> peq_;          // precomputed profiles, back to back

@@ -20,7 +20,7 @@ struct TraceResult {
 
 class Tracer {
  public:
-  // Traces the alignment ending at end position p (0 <= p <= n + S) of `profile.used`
+  // Traces the alignment ending at end position p (0 <= p <= n + S) of the profile's pattern
   // against a strand text of length n (class-encoded, the strand's orientation), of which
   // `codes` holds positions [codes_begin, codes_begin + codes.size()); it must cover
   // [p - (m + k), min(p, n)). Appends the CIGAR runs, in pattern direction, to `ops`.
