@@ -56,6 +56,12 @@ void PatternSet::add(std::string_view id, std::string_view seq) {
 
 void PatternSet::reserve(std::size_t bytes) {
   seqs_.reserve(bytes);
+  // Generous guesses (a pattern line rarely holds fewer than 8 bytes, an id rarely more than
+  // half of its line): the reservation is address space until filled, while growing by
+  // doubling would copy and fault in every intermediate size.
+  ids_.reserve(bytes / 2);
+  id_offsets_.reserve(bytes / 8 + 1);
+  seq_offsets_.reserve(bytes / 8 + 1);
 }
 
 void PatternSet::finish() {
