@@ -145,7 +145,7 @@ for w in $workloads; do
   cat "$fa" > /dev/null  # warm the page cache
   hits_sec=""; hits_guard=""
   declare -A ISEC=() IKB=()
-  interleaved_reps "hits count contains" -- "$TRAWL" "${args[@]}" -t 1 -q "$fa"
+  interleaved_reps "hits count contains" -- "$TRAWL" {} "${args[@]}" -t 1 -q "$fa"
   for command in hits count contains; do
     cmd=("$TRAWL" "$command" "${args[@]}" -t 1 -q "$fa")
     SEC=${ISEC[$command]}; KB=${IKB[$command]}

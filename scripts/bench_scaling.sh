@@ -9,7 +9,8 @@
 #   w1-1      100 Mbp random genome as ONE record (genome 100000000 1 SEED)
 #   w1-4      the same 100 Mbp as FOUR records  (genome 100000000 4 SEED)
 #             W1: -p TATCTATCTGGCATTCAACCAGG -k 3 (default alphabet, both strands)
-# For each workload and thread count: median wall seconds of --reps timed runs
+# For each workload and thread count: median wall seconds of --reps timed runs (in rounds over
+# the thread counts, so drifting machine speed skews no speedup)
 # (`/usr/bin/time -f '%e %M'` of the whole process, -q, output to /dev/null), speedup vs the
 # first thread count (normally 1), efficiency = speedup / (threads / base threads), the largest
 # max RSS, and a guard: the number of hit rows printed by one extra untimed run at the same
@@ -227,9 +228,11 @@ for w in $workloads; do
   setup_workload "$w"
   cat "$FA" > /dev/null  # warm the page cache
   base_sec=""; base_guard=""
+  declare -A ISEC=() IKB=()
+  interleaved_reps "$threads" -- "$TRAWL" hits "${ARGS[@]}" -t {} -q "$FA"
   for t in "${thread_list[@]}"; do
     cmd=("$TRAWL" hits "${ARGS[@]}" -t "$t")
-    timed_reps "${cmd[@]}" -q "$FA"
+    SEC=${ISEC[$t]}; KB=${IKB[$t]}
     guard=$(hit_rows "${cmd[@]}" -q "$FA")
     if [[ -z $base_sec ]]; then base_sec=$SEC; base_guard=$guard; fi
     read -r speedup eff < <(awk -v b="$base_sec" -v s="$SEC" -v t="$t" -v bt="$base_t" \

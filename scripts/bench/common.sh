@@ -47,24 +47,26 @@ timed_reps() {
   KB=$kb
 }
 
-# interleaved_reps COMMAND_NAMES -- CMD_PREFIX...: runs "CMD_PREFIX NAME" for every name in
-# COMMAND_NAMES (a space-separated string), one of each per round, $reps rounds, so a machine
-# whose speed drifts during the table slows every command alike. Sets ISEC[name] (median
-# seconds) and IKB[name] (largest max RSS); exits on failure. The caller declares
-# `declare -A ISEC IKB`. The name goes right after the first word of CMD_PREFIX (the binary).
+# interleaved_reps NAMES -- CMD...: for every name in NAMES (a space-separated string) runs
+# CMD with each argument "{}" replaced by the name, one run per name per round, $reps rounds,
+# so a machine whose speed drifts during the table slows every variant alike. Sets
+# ISEC[name] (median seconds) and IKB[name] (largest max RSS); exits on failure. The caller
+# declares `declare -A ISEC IKB`.
 interleaved_reps() {
   local names=$1; shift
   [[ $1 == -- ]] && shift
-  local bin=$1; shift
   local -A all=()
-  local i name rc s k
+  local i name rc s k a
+  local -a cmd
   for name in $names; do IKB[$name]=0; done
   for ((i = 0; i < reps; i++)); do
     for name in $names; do
+      cmd=()
+      for a in "$@"; do if [[ $a == "{}" ]]; then cmd+=("$name"); else cmd+=("$a"); fi; done
       rc=0
-      measure "$WORK/t" "$bin" "$name" "$@" || rc=$?
+      measure "$WORK/t" "${cmd[@]}" || rc=$?
       if ((rc != 0)); then
-        echo "$NAME: command failed (exit $rc): $bin $name $*" >&2
+        echo "$NAME: command failed (exit $rc): ${cmd[*]}" >&2
         cat "$WORK/stderr" >&2
         exit 1
       fi
