@@ -19,6 +19,8 @@
 # pattern is not planted, so its guard is about 0 on a random genome and only checks that
 # every thread count agrees.
 # Targets: speedup >= 1.9 at 2 threads and >= 7.5 at 8 threads on small/large/balanced.
+# Last line: the machine's own ceiling at 2 threads, 2 x (one one-thread run) / (two one-thread
+# runs at once) on the first workload.
 #
 # --rss mode instead measures bounded memory: the small table at 1x and at 10x (10 concatenated
 # copies of the FASTA and of the pattern list) with -t 2, and W1 one record (100 Mbp) with -t 2;
@@ -253,4 +255,20 @@ for w in $workloads; do
   done
 done
 echo "(seconds: median of $reps run(s); speedup and efficiency vs $base_t thread(s); guard: hit rows)"
+# What the machine itself allows: two independent one-thread runs of the first workload at the
+# same time vs one alone (rounds of both, medians). On a shared or throttled machine this is
+# below 2, and no two-thread speedup can beat it.
+w=${workloads%% *}
+setup_workload "$w"
+alone=() pair=()
+for ((i = 0; i < reps; i++)); do
+  t0=$EPOCHREALTIME; "$TRAWL" hits "${ARGS[@]}" -t 1 -q "$FA" > /dev/null; t1=$EPOCHREALTIME
+  "$TRAWL" hits "${ARGS[@]}" -t 1 -q "$FA" > /dev/null &
+  "$TRAWL" hits "${ARGS[@]}" -t 1 -q "$FA" > /dev/null; wait; t2=$EPOCHREALTIME
+  alone+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
+  pair+=("$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')")
+done
+med() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
+a=$(med "${alone[@]}"); p=$(med "${pair[@]}")
+awk -v a="$a" -v p="$p" -v w="$w" 'BEGIN { printf "machine ceiling at 2 threads: %.2fx (two one-thread runs of %s at once: %.2f s, one alone: %.2f s)\n", 2 * a / p, w, p, a }'
 echo "CSV: $csv"
