@@ -63,11 +63,21 @@ LineCounts count_lines(const char* p, std::size_t n) {
 // file over BGZF, or (parse_chunk) a block of FASTA bytes already in memory.
 class FastxReader::File {
  public:
-  // A chunk in memory; record and line numbers continue from the chunk's bases.
-  explicit File(const FastaChunk& chunk)
-      : display_(*chunk.display), options_(chunk.options), data_(chunk.bytes.data()),
-        end_(chunk.bytes.size()), format_('>'), record_(chunk.record_base),
-        line_no_(chunk.line_base) {}
+  // A parser for chunks in memory (see start_chunk).
+  File() = default;
+  // Parses `chunk` next; record and line numbers continue from its bases. The parser's
+  // buffers are kept, so a thread parsing chunk after chunk allocates nothing new.
+  void start_chunk(const FastaChunk& chunk) {
+    display_ = *chunk.display;  // within the capacity after the first chunk of a file
+    options_ = chunk.options;
+    data_ = chunk.bytes.data();
+    pos_ = 0;
+    end_ = chunk.bytes.size();
+    eof_ = false;
+    format_ = '>';
+    record_ = chunk.record_base;
+    line_no_ = chunk.line_base;
+  }
 
   File(const std::string& path, const ReaderOptions& options)
       : display_(path == "-" ? "<stdin>" : path), options_(options) {
@@ -355,7 +365,8 @@ bool FastxReader::next_chunk(FastaChunk& chunk, std::uint64_t target_bytes) {
 }
 
 void FastxReader::parse_chunk(const FastaChunk& chunk, RecordBatch& batch) {
-  File parser(chunk);
+  thread_local File parser;
+  parser.start_chunk(chunk);
   for (std::uint64_t r = 0; r < chunk.records; ++r)
     if (!parser.next(batch, 0)) throw std::logic_error("parse_chunk: fewer records than counted");
 }
