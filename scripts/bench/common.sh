@@ -29,22 +29,12 @@ sys.exit(os.WEXITSTATUS(st) if os.WIFEXITED(st) else 128 + os.WTERMSIG(st))
 }
 
 # timed_reps CMD...: sets SEC (median of $reps runs) and KB (largest max RSS); exits on failure.
+# (interleaved_reps with a single variant; CMD holds no "{}".)
 timed_reps() {
-  local i secs=() kb=0 s k rc
-  for ((i = 0; i < reps; i++)); do
-    rc=0
-    measure "$WORK/t" "$@" || rc=$?
-    if ((rc != 0)); then
-      echo "$NAME: command failed (exit $rc): $*" >&2
-      cat "$WORK/stderr" >&2
-      exit 1
-    fi
-    read -r s k < "$WORK/t"
-    secs+=("$s")
-    if ((k > kb)); then kb=$k; fi
-  done
-  SEC=$(printf '%s\n' "${secs[@]}" | sort -g | sed -n "$(( (reps + 1) / 2 ))p")
-  KB=$kb
+  local -A ISEC=() IKB=()
+  interleaved_reps one -- "$@"
+  SEC=${ISEC[one]}
+  KB=${IKB[one]}
 }
 
 # interleaved_reps NAMES -- CMD...: for every name in NAMES (a space-separated string) runs
