@@ -184,6 +184,7 @@ class LongRecordAssembler {
     view_.names = t.record->name;
     view_.name_spans.push_back({0, t.record->name.size()});
     view_.seq_spans.push_back({0, t.record->seq.size()});
+    view_.seq_bases = t.record->seq.size();
     view_.external_seq = &t.record->seq;
     formatted_.clear();
     sink_.format(view_, out_, formatted_);
@@ -298,6 +299,7 @@ class TaskSource {
     const std::size_t last = rb.size() - 1;
     rec->text_idx = rb.first_record + last;
     rec->name = std::string(rb.name(last));
+    rb.seq_bases -= rb.seq_spans[last].length;
     if (last == 0) {
       rec->seq.swap(rb.seqs);
     } else {

@@ -77,6 +77,8 @@ class FastxReader::File {
     format_ = '>';
     record_ = chunk.record_base;
     line_no_ = chunk.line_base;
+    // One pass over the block instead of one per record: most blocks have no NUL at all.
+    chunk_has_nul_ = std::memchr(data_, 0, end_) != nullptr;
   }
 
   File(const std::string& path, const ReaderOptions& options)
@@ -176,25 +178,48 @@ class FastxReader::File {
     (void)global_index;
 
     // Header line: text_id is the name up to the first whitespace unless full_header.
-    line_.clear();
-    take_line(line_);
-    std::string_view header(line_);
+    // A chunk in memory holds every line whole, so its names and one-line sequences are
+    // views into it (RecordBatch::kBorrowed) instead of copies.
+    const bool in_memory = fp_ == nullptr;
+    std::string_view header;
+    if (in_memory) {
+      header = borrow_line();
+    } else {
+      line_.clear();
+      take_line(line_);
+      header = line_;
+    }
     header.remove_prefix(1);
     if (!options_.full_header) {
       std::size_t cut = header.find_first_of(" \t\v\f\r");
       if (cut != std::string_view::npos) header = header.substr(0, cut);
     }
-    const std::uint64_t name_off = batch.names.size();
-    batch.names.append(header);
-    // A tab inside a full header would split the TSV row; show it as a space.
-    if (options_.full_header)
-      for (std::size_t i = name_off; i < batch.names.size(); ++i)
-        if (batch.names[i] == '\t') batch.names[i] = ' ';
-    batch.name_spans.push_back({name_off, header.size()});
+    // A tab inside a full header would split the TSV row; show it as a space (a copy).
+    if (in_memory && !(options_.full_header && header.find('\t') != std::string_view::npos)) {
+      batch.name_spans.push_back({borrowed_offset(header.data()), header.size()});
+    } else {
+      const std::uint64_t name_off = batch.names.size();
+      batch.names.append(header);
+      if (options_.full_header)
+        for (std::size_t i = name_off; i < batch.names.size(); ++i)
+          if (batch.names[i] == '\t') batch.names[i] = ' ';
+      batch.name_spans.push_back({name_off, header.size()});
+    }
 
     const std::uint64_t seq_off = batch.seqs.size();
     if (format_ == '>') {
       // FASTA: sequence lines up to the next header; blank lines are skipped.
+      if (in_memory && peek() >= 0 && peek() != '>') {
+        const std::string_view first = borrow_line();
+        if (peek() < 0 || peek() == '>') {
+          if (chunk_has_nul_ && std::memchr(first.data(), 0, first.size()))
+            fail_here("NUL byte in sequence (binary input?)");
+          batch.seq_spans.push_back({borrowed_offset(first.data()), first.size()});
+          batch.seq_bases += first.size();
+          return true;
+        }
+        batch.seqs.append(first);
+      }
       for (int d = peek(); d >= 0 && d != '>'; d = peek()) take_line(batch.seqs);
     } else {
       for (int d = peek(); d >= 0 && d != '+'; d = peek()) take_line(batch.seqs);
@@ -208,9 +233,10 @@ class FastxReader::File {
                   " differs from sequence length " + std::to_string(seq_len));
     }
     const std::uint64_t seq_len = batch.seqs.size() - seq_off;
-    if (std::memchr(batch.seqs.data() + seq_off, 0, seq_len))
+    if ((!in_memory || chunk_has_nul_) && std::memchr(batch.seqs.data() + seq_off, 0, seq_len))
       fail_here("NUL byte in sequence (binary input?)");
     batch.seq_spans.push_back({seq_off, seq_len});
+    batch.seq_bases += seq_len;
     return true;
   }
 
@@ -276,6 +302,21 @@ class FastxReader::File {
     ++line_no_;
     if (dst.size() > start_len && dst.back() == '\r') dst.pop_back();
   }
+  // In memory mode: the rest of the current line as a view (no '\n', no trailing '\r'),
+  // counted as take_line counts it.
+  std::string_view borrow_line() {
+    const char* begin = data_ + pos_;
+    const void* nl = std::memchr(begin, '\n', end_ - pos_);
+    std::size_t len = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - begin) : end_ - pos_;
+    pos_ += nl ? len + 1 : len;
+    ++line_no_;
+    if (len > 0 && begin[len - 1] == '\r') --len;
+    return {begin, len};
+  }
+  // The RecordBatch span offset of `p`, a byte of the chunk being parsed.
+  std::uint64_t borrowed_offset(const char* p) const {
+    return static_cast<std::uint64_t>(p - data_) | RecordBatch::kBorrowed;
+  }
   // Room for `extra` more bytes in `dst`. Beyond kLongBytes (a long record) it grows in big
   // steps, backed by transparent huge pages where the kernel allows them: a 100 Mbp
   // chromosome would otherwise cost ~25,000 page faults and a copy per doubling. An
@@ -306,10 +347,11 @@ class FastxReader::File {
   ReaderOptions options_;
   BGZF* fp_ = nullptr;     // null: a chunk in memory
   std::uint64_t file_size_ = 0;  // of a plain regular file (0: unknown)
-  std::vector<char> buf_;  // the line buffer over fp_
+  UninitializedVector<char> buf_;  // the line buffer over fp_
   const char* data_ = nullptr;  // buf_.data(), or the chunk
   std::size_t pos_ = 0, end_ = 0;
   bool eof_ = false;
+  bool chunk_has_nul_ = false;  // the chunk in memory has a NUL byte somewhere
   int format_ = 0;  // '>' FASTA, '@' FASTQ, 0 not yet known
   std::uint64_t record_ = 0, line_no_ = 0;
   std::string line_, qual_, scratch_;
@@ -367,6 +409,7 @@ bool FastxReader::next_chunk(FastaChunk& chunk, std::uint64_t target_bytes) {
 void FastxReader::parse_chunk(const FastaChunk& chunk, RecordBatch& batch) {
   thread_local File parser;
   parser.start_chunk(chunk);
+  batch.borrowed = chunk.bytes.data();
   for (std::uint64_t r = 0; r < chunk.records; ++r)
     if (!parser.next(batch, 0)) throw std::logic_error("parse_chunk: fewer records than counted");
 }

@@ -63,6 +63,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     bool rc;
     std::uint64_t peq;  // offset in pre_peq_, or kOpen: the precomputed profile in the job
     std::uint32_t pattern;
+    std::uint32_t record;  // in pre_records_
   };
   // has_hit alone, where the first end decides: each strand stops at its first end and a
   // reverse strand is needed only where the forward one found none (has_hit never looks at
@@ -95,7 +96,8 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       std::uint8_t* rev_end = nullptr;
       if (strands == 2) {
         pre_rev_.resize(pre_fwd_.size());
-        rev_end = pre_rev_.data() + rec.codes_offset + n;
+        // Where the first end decides, most records never need their reverse codes.
+        if (!first_end_decides) rev_end = pre_rev_.data() + rec.codes_offset + n;
       }
       kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), n,
                      fwd, rev_end);
@@ -103,7 +105,14 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       for (std::uint32_t pi = first; pi < last; ++pi) {
         for (unsigned s = 0; s < strands; ++s) {
           const Strand strand = s ? Strand::rc : Strand::fwd;
-          Source src{rec.codes_offset, s == 1, Window::kOpen, pi};
+          // Filled in place: a Source built on the stack and copied in was a store-forwarding
+          // stall (its fields stored one by one, then loaded as vectors) on every job.
+          Source& src = sources.emplace_back();
+          src.codes = rec.codes_offset;
+          src.rc = s == 1;
+          src.peq = Window::kOpen;
+          src.pattern = pi;
+          src.record = static_cast<std::uint32_t>(r);
           StrandProfile prof;
           if (s == 1 && first_end_decides && !patterns_.precomputed()) {
             prof = patterns_.profile_header(pi, strand);
@@ -118,7 +127,6 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
           const auto& [vp, score] = start_column_[prof.m];
           pre_jobs_.push_back({prof.peq, nullptr, static_cast<std::uint32_t>(n), prof.m,
                                prof.classes_hint, vp, score});
-          sources.push_back(src);
         }
       }
       steps += std::uint64_t{last - first} * strands * n;
@@ -168,9 +176,16 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       has_end.assign(jobs, 0);
       for (const JobEnd& e : pre_raw_ends_) has_end[e.job] = 1;
       sub_index_.clear();
+      std::uint32_t rev_encoded = kNoJobs;  // the last record whose reverse codes exist
       for (std::size_t j = 0; j < jobs; j += 2) {
         if (has_end[j]) continue;
         sub_index_.push_back(static_cast<std::uint32_t>(j + 1));
+        if (sources[j + 1].record != rev_encoded) {
+          rev_encoded = sources[j + 1].record;
+          const std::string_view text = pre_records_[rev_encoded].text;
+          kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(text.data()),
+                         text.size(), nullptr, pre_rev_.data() + sources[j + 1].codes + text.size());
+        }
         if (sources[j + 1].peq == kDeferred) {
           const StrandProfile prof = patterns_.profile(sources[j + 1].pattern, Strand::rc, profile_scratch_);
           sources[j + 1].peq = pre_peq_.size();
@@ -335,6 +350,13 @@ bool Searcher::has_hit(std::uint32_t pi) {
   if (pre_current_ && pre_counted_) {
     const StrandCounts counts = count_hits(pi);
     return counts.fwd + counts.rc > 0;
+  }
+  if (pre_current_ && !options_.n_filter_on()) {
+    // A prescanned strand owns its whole record, so any end its scan found is a candidate,
+    // and without the N filter a candidate is a hit (DESIGN §3): no collect_ends needed.
+    const std::uint32_t j = prescan_job(pi, Strand::fwd);
+    if (pre_end_offsets_[j + 1] > pre_end_offsets_[j]) return true;
+    if (options_.searches_rc() && pre_end_offsets_[j + 2] > pre_end_offsets_[j + 1]) return true;
   }
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;

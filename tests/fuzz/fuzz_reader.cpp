@@ -48,12 +48,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       trawl::FastxReader reader({path}, trawl::ReaderOptions{full_header, 0});
       trawl::RecordBatch batch;
       trawl::FastaChunk chunk;
+      // A parsed chunk's records are views into the chunk: collected before the next one.
+      auto collect = [&] {
+        for (std::size_t r = 0; r < batch.size(); ++r)
+          chunk_rows.append(batch.name(r)).append("\t").append(batch.seq(r)).append("\n");
+        batch.clear();
+      };
       for (;;) {
-        if (reader.next_chunk(chunk, 1 + size % 61)) trawl::FastxReader::parse_chunk(chunk, batch);
-        else if (!reader.next(batch)) break;
+        if (reader.next_chunk(chunk, 1 + size % 61)) {
+          collect();
+          trawl::FastxReader::parse_chunk(chunk, batch);
+          collect();
+        } else if (!reader.next(batch)) {
+          break;
+        }
       }
-      for (std::size_t r = 0; r < batch.size(); ++r)
-        chunk_rows.append(batch.name(r)).append("\t").append(batch.seq(r)).append("\n");
+      collect();
     } catch (const trawl::InputError& e) {
       chunk_error = e.what();
     }

@@ -48,14 +48,19 @@ ReadResult read_by_chunk(const std::vector<std::string>& paths, ReaderOptions op
                          std::uint64_t target) {
   ReadResult out;
   FastxReader reader(paths, options);
-  RecordBatch b;
+  RecordBatch b;  // records from next()
+  RecordBatch parsed;  // one chunk's records: views into that chunk, so collected at once
   FastaChunk chunk;
   try {
     for (;;) {
       if (reader.next_chunk(chunk, target)) {
-        const std::size_t before = b.size();
-        FastxReader::parse_chunk(chunk, b);
-        REQUIRE(b.size() - before == chunk.records);
+        collect(b, out);
+        b.clear();
+        parsed.clear();
+        FastxReader::parse_chunk(chunk, parsed);
+        REQUIRE(parsed.size() == chunk.records);
+        collect(parsed, out);
+        parsed.clear();
         continue;
       }
       if (!reader.next(b)) break;
@@ -63,6 +68,7 @@ ReadResult read_by_chunk(const std::vector<std::string>& paths, ReaderOptions op
   } catch (const InputError& e) {
     out.error = e.what();
   }
+  collect(parsed, out);  // the records of a chunk before its error
   collect(b, out);
   out.records_read = reader.records_read();
   return out;

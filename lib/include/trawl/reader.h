@@ -47,8 +47,10 @@ class FastxReader {
   // record that is not FASTA, a record longer than target_bytes, or the end of all inputs.
   bool next_chunk(FastaChunk& chunk, std::uint64_t target_bytes);
   // Appends the chunk's records to `batch` exactly as next() would have read them, or
-  // throws the InputError next() would have thrown. Thread safe (touches only its
-  // arguments).
+  // throws the InputError next() would have thrown. Names and one-line sequences are views
+  // into chunk.bytes (batch.borrowed): the chunk must stay unchanged while the batch is
+  // used, and the batch must hold no records of another chunk. Thread safe (touches only
+  // its arguments).
   static void parse_chunk(const FastaChunk& chunk, RecordBatch& batch);
 
   // Records handed out so far, by next() or in chunks.

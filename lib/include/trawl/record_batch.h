@@ -13,31 +13,43 @@ struct RecordBatch {
     std::uint64_t offset;
     std::uint64_t length;
   };
+  // A span whose offset has this bit is a view into `borrowed` (the raw FASTA block the
+  // batch was parsed from) rather than into names/seqs: a one-line sequence or a header
+  // needs no copy.
+  static constexpr std::uint64_t kBorrowed = std::uint64_t{1} << 63;
 
   std::uint64_t first_record = 0;  // global 0-based index of record 0 of this batch
   std::string names;               // text_id of every record, back to back
   std::string seqs;                // sequences, back to back, bytes exactly as read
   std::vector<Span> name_spans;
   std::vector<Span> seq_spans;
+  std::uint64_t seq_bases = 0;     // total length of all sequences
+  const char* borrowed = nullptr;  // must outlive the batch's use while spans point into it
   // A long record searched in windows is kept whole elsewhere; when set, it is this batch's
   // only sequence (seq(0)).
   const std::string* external_seq = nullptr;
 
   std::size_t size() const { return seq_spans.size(); }
-  std::uint64_t bases() const { return seqs.size(); }
-  std::string_view name(std::size_t i) const {
-    return {names.data() + name_spans[i].offset, name_spans[i].length};
-  }
+  std::uint64_t bases() const { return seq_bases; }
+  std::string_view name(std::size_t i) const { return view(names, name_spans[i]); }
   std::string_view seq(std::size_t i) const {
     if (external_seq) return *external_seq;
-    return {seqs.data() + seq_spans[i].offset, seq_spans[i].length};
+    return view(seqs, seq_spans[i]);
   }
   void clear() {
     names.clear();
     seqs.clear();
     name_spans.clear();
     seq_spans.clear();
+    seq_bases = 0;
+    borrowed = nullptr;
     external_seq = nullptr;
+  }
+
+ private:
+  std::string_view view(const std::string& arena, Span s) const {
+    const char* base = (s.offset & kBorrowed) ? borrowed : arena.data();
+    return {base + (s.offset & ~kBorrowed), s.length};
   }
 };
 
