@@ -44,6 +44,7 @@ struct Batch {
   FastaChunk chunk;
   bool has_chunk = false;
   std::exception_ptr error;
+  InputMark input_mark;  // where the reader was after this task: released once it is written
   std::vector<std::string_view> views;  // records.seq(r), for Searcher::prescan
   WindowTask task;
   bool is_window = false;
@@ -275,6 +276,7 @@ class TaskSource {
       b.has_chunk = true;
       b.records.first_record = next_record_;
       next_record_ += b.chunk.records;
+      b.input_mark = reader_.mark();
       return true;
     }
     b.records.first_record = next_record_;
@@ -288,6 +290,7 @@ class TaskSource {
       }
     }
     if (!took_long) next_record_ = b.records.first_record + b.records.size();
+    b.input_mark = reader_.mark();
     if (b.records.size() > 0) return true;
     return long_ && emit_window(b);
   }
@@ -439,6 +442,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
                   b->task.record.reset();
                 } else {
                   sink.write(b->records, b->results, b->formatted);
+                  FastxReader::release(b->input_mark);
                   stats.records += b->records.size();
                   stats.bases += b->records.bases();
                   stats.hits += hits_in(b->results, opt.shape.command);

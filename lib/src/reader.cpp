@@ -1,6 +1,7 @@
 #include "trawl/reader.h"
 
 #include <htslib/bgzf.h>
+#include <htslib/hfile.h>
 #include <htslib/hts.h>
 #include <htslib/hts_log.h>
 
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,6 +61,30 @@ LineCounts count_lines(const char* p, std::size_t n) {
 
 }  // namespace
 
+// An uncompressed input file mapped whole, shared by the chunks that are views into it.
+class MappedFile {
+ public:
+  MappedFile(const char* data, std::size_t size) : data_(data), size_(size), released_(data) {}
+  ~MappedFile() { munmap(const_cast<char*>(data_), size_); }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  const char* data() const { return data_; }
+  // Drops the pages wholly before `end` from the process (they stay in the page cache), so
+  // resident memory does not grow with the input. Calls come in input order.
+  void release_before(const char* end) {
+    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const char* until = reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(end) & ~(page - 1));
+    if (until <= released_) return;
+    (void)madvise(const_cast<char*>(released_), static_cast<std::size_t>(until - released_), MADV_DONTNEED);
+    released_ = until;
+  }
+
+ private:
+  const char* data_;
+  std::size_t size_;
+  const char* released_;  // page aligned: pages before it are released
+};
+
 // One input: a buffered line source plus the FASTA/FASTQ record grammar. The source is a
 // file over BGZF, or (parse_chunk) a block of FASTA bytes already in memory.
 class FastxReader::File {
@@ -70,13 +96,14 @@ class FastxReader::File {
   void start_chunk(const FastaChunk& chunk) {
     display_ = *chunk.display;  // within the capacity after the first chunk of a file
     options_ = chunk.options;
-    data_ = chunk.bytes.data();
+    data_ = chunk.data;
     pos_ = 0;
-    end_ = chunk.bytes.size();
+    end_ = chunk.size;
     eof_ = false;
     format_ = '>';
     record_ = chunk.record_base;
     line_no_ = chunk.line_base;
+    parsing_chunk_ = true;
     // One pass over the block instead of one per record: most blocks have no NUL at all.
     chunk_has_nul_ = std::memchr(data_, 0, end_) != nullptr;
   }
@@ -94,11 +121,22 @@ class FastxReader::File {
     if (!fp_) throw InputError(display_ + ": cannot open: " + std::strerror(errno ? errno : EIO));
     if (options.decompress_threads > 0 && bgzf_compression(fp_) == bgzf)
       bgzf_mt(fp_, options.decompress_threads, 64);
+    // Uncompressed input is read from the underlying hFILE, which copies big reads straight
+    // into our buffer; bgzf_read would copy every byte once more through its 64 KiB block.
+    // (bgzf_open only peeked at the first bytes, so nothing is lost.)
+    plain_ = bgzf_compression(fp_) == no_compression;
     buf_.resize(1 << 20);
     data_ = buf_.data();
+    if (plain_ && file_size_ > 0 && options.map_files) map_whole_file(path);
   }
   ~File() {
     if (fp_) bgzf_close(fp_);
+  }
+
+  // Where the next byte would be read, in a mapped file.
+  InputMark mark() const {
+    if (!mapping_) return {};
+    return {mapping_, data_ + pos_};
   }
 
   enum class ChunkResult { took, ended, use_next };
@@ -112,44 +150,63 @@ class FastxReader::File {
     if (c < 0) return ChunkResult::ended;
     if (format_ == 0 && c == '>') format_ = '>';
     if (format_ != '>' || c != '>') return ChunkResult::use_next;
-    UninitializedVector<char>& bytes = chunk.bytes;
-    bytes.assign(data_ + pos_, data_ + end_);
-    pos_ = end_;
-    while (bytes.size() < target && !eof_) {
-      const std::size_t at = bytes.size();
-      bytes.resize(std::max<std::size_t>(target, at + (1 << 16)));
-      const std::size_t got = read_into(bytes.data() + at, bytes.size() - at);
-      bytes.resize(at + got);
+    const char* begin;
+    std::size_t size;
+    bool at_end;
+    if (mapping_) {
+      // A mapped file: the chunk is a view, nothing is copied.
+      begin = data_ + pos_;
+      size = std::min<std::size_t>(end_ - pos_, target);
+      at_end = pos_ + size == end_;
+    } else {
+      UninitializedVector<char>& bytes = chunk.storage;
+      bytes.assign(data_ + pos_, data_ + end_);
+      pos_ = end_;
+      while (bytes.size() < target && !eof_) {
+        const std::size_t at = bytes.size();
+        bytes.resize(std::max<std::size_t>(target, at + (1 << 16)));
+        const std::size_t got = read_into(bytes.data() + at, bytes.size() - at);
+        bytes.resize(at + got);
+      }
+      begin = bytes.data();
+      size = bytes.size();
+      at_end = eof_;
     }
     // Cut before the last header line (records after it may be incomplete), or take all
     // at the end of the file.
-    std::size_t cut = bytes.size();
-    if (!eof_) {
+    std::size_t cut = size;
+    if (!at_end) {
       cut = 0;
-      for (std::size_t i = bytes.size(); i > 1;) {
-        const void* gt = memrchr(bytes.data() + 1, '>', i - 1);
+      for (std::size_t i = size; i > 1;) {
+        const void* gt = memrchr(begin + 1, '>', i - 1);
         if (!gt) break;
-        i = static_cast<std::size_t>(static_cast<const char*>(gt) - bytes.data());
-        if (bytes[i - 1] == '\n') {
+        i = static_cast<std::size_t>(static_cast<const char*>(gt) - begin);
+        if (begin[i - 1] == '\n') {
           cut = i;
           break;
         }
       }
     }
-    // Bytes past the cut go back to the line buffer (all of them: one record too long).
-    if (cut < bytes.size()) {
+    if (mapping_) {
+      pos_ += cut;
+    } else if (cut < size) {
+      // Bytes past the cut go back to the line buffer (all of them: one record too long).
+      UninitializedVector<char>& bytes = chunk.storage;
       buf_.assign(bytes.begin() + static_cast<std::ptrdiff_t>(cut), bytes.end());
       if (buf_.size() < (1 << 20)) buf_.resize(1 << 20);
       data_ = buf_.data();
       pos_ = 0;
-      end_ = bytes.size() - cut;
+      end_ = size - cut;
       bytes.resize(cut);
     }
     if (cut == 0) return ChunkResult::use_next;
-    // bytes[0] is a '>'; a last line without '\n' counts too, as take_line counts lines.
-    const LineCounts counts = count_lines(bytes.data(), cut);
+    chunk.data = begin;
+    chunk.size = cut;
+    chunk.mapping = mapping_;
+    // begin[0] is a '>'; a last line without '\n' counts too, as take_line counts lines.
+    const LineCounts counts = count_lines(begin, cut);
     const std::uint64_t records = 1 + counts.headers;
-    const std::uint64_t lines = counts.lines + (bytes.back() != '\n');
+    const std::uint64_t lines = counts.lines + (begin[cut - 1] != '\n');
     chunk.display = display_shared();
     chunk.options = options_;
     chunk.record_base = record_;
@@ -178,9 +235,9 @@ class FastxReader::File {
     (void)global_index;
 
     // Header line: text_id is the name up to the first whitespace unless full_header.
-    // A chunk in memory holds every line whole, so its names and one-line sequences are
-    // views into it (RecordBatch::kBorrowed) instead of copies.
-    const bool in_memory = fp_ == nullptr;
+    // A chunk holds every line whole, so its names and one-line sequences are views into
+    // it (RecordBatch::kBorrowed) instead of copies.
+    const bool in_memory = parsing_chunk_;
     std::string_view header;
     if (in_memory) {
       header = borrow_line();
@@ -253,6 +310,25 @@ class FastxReader::File {
     return "byte " + std::to_string(c);
   }
 
+  // An uncompressed regular file is read as one mapping when the system allows it: FASTA
+  // chunks are then views into it (no read() copy, no copy into the chunk), and next()
+  // parses it as a buffer that is already full. Otherwise it is read through fp_.
+  void map_whole_file(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    void* p = mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (p == MAP_FAILED) return;
+    mapping_ = std::make_shared<MappedFile>(static_cast<const char*>(p), file_size_);
+    bgzf_close(fp_);
+    fp_ = nullptr;
+    buf_ = {};
+    data_ = mapping_->data();
+    pos_ = 0;
+    end_ = file_size_;
+    eof_ = true;
+  }
+
   // Up to `size` bytes from the file into `dst`; 0 (and eof_) at its end, or always in
   // memory mode.
   std::size_t read_into(char* dst, std::size_t size) {
@@ -260,10 +336,11 @@ class FastxReader::File {
       eof_ = true;
       return 0;
     }
-    const ssize_t got = bgzf_read(fp_, dst, size);
+    const ssize_t got = plain_ ? hread(fp_->fp, dst, size) : bgzf_read(fp_, dst, size);
     if (got < 0)
-      throw InputError(display_ + ": read error after record " + std::to_string(record_) +
-                       ": corrupt or truncated compressed data");
+      throw InputError(display_ + ": read error after record " + std::to_string(record_) + ": " +
+                       (plain_ ? std::string(std::strerror(errno ? errno : EIO))
+                               : std::string("corrupt or truncated compressed data")));
     if (got == 0) eof_ = true;
     return static_cast<std::size_t>(got);
   }
@@ -345,12 +422,15 @@ class FastxReader::File {
   std::string display_;
   std::shared_ptr<const std::string> display_ptr_;  // for chunks, made once
   ReaderOptions options_;
-  BGZF* fp_ = nullptr;     // null: a chunk in memory
+  BGZF* fp_ = nullptr;     // null: a chunk in memory, or a mapped file
+  std::shared_ptr<MappedFile> mapping_;  // the whole file, when mapped
+  bool plain_ = false;     // fp_ is uncompressed: read through its hFILE
   std::uint64_t file_size_ = 0;  // of a plain regular file (0: unknown)
   UninitializedVector<char> buf_;  // the line buffer over fp_
   const char* data_ = nullptr;  // buf_.data(), or the chunk
   std::size_t pos_ = 0, end_ = 0;
   bool eof_ = false;
+  bool parsing_chunk_ = false;  // start_chunk: records may be views into the chunk
   bool chunk_has_nul_ = false;  // the chunk in memory has a NUL byte somewhere
   int format_ = 0;  // '>' FASTA, '@' FASTQ, 0 not yet known
   std::uint64_t record_ = 0, line_no_ = 0;
@@ -409,9 +489,18 @@ bool FastxReader::next_chunk(FastaChunk& chunk, std::uint64_t target_bytes) {
 void FastxReader::parse_chunk(const FastaChunk& chunk, RecordBatch& batch) {
   thread_local File parser;
   parser.start_chunk(chunk);
-  batch.borrowed = chunk.bytes.data();
+  batch.borrowed = chunk.data;
   for (std::uint64_t r = 0; r < chunk.records; ++r)
     if (!parser.next(batch, 0)) throw std::logic_error("parse_chunk: fewer records than counted");
+}
+
+InputMark FastxReader::mark() const {
+  if (!file_) return {};
+  return file_->mark();
+}
+
+void FastxReader::release(const InputMark& mark) {
+  if (mark.mapping) mark.mapping->release_before(mark.end);
 }
 
 bool FastxReader::fill(RecordBatch& batch, std::uint64_t target_bases) {

@@ -120,11 +120,12 @@ TEST_CASE("reader: FASTA chunks parse exactly as record-by-record reading") {
       paths.push_back(write_temp(std::to_string(f), bytes));
     }
     for (const bool full_header : {false, true}) {
-      const ReaderOptions options{full_header, 0};
-      const ReadResult expected = read_by_record(paths, options);
+      const ReadResult expected = read_by_record(paths, ReaderOptions{full_header, 0, false});
+      // Mapped files (chunks are views into the mapping) and buffered reading alike.
+      for (const bool map_files : {true, false})
       for (const std::uint64_t target : {1, 7, 64, 300, 4096, 1 << 20}) {
-        const ReadResult got = read_by_chunk(paths, options, target);
-        INFO("case " << c << " target " << target << " full_header " << full_header);
+        const ReadResult got = read_by_chunk(paths, ReaderOptions{full_header, 0, map_files}, target);
+        INFO("case " << c << " target " << target << " full_header " << full_header << " map_files " << map_files);
         CHECK(got.rows == expected.rows);
         CHECK(got.error == expected.error);
         // After an error, chunks have counted records beyond it (not yet parsed).

@@ -16,12 +16,28 @@ namespace trawl {
 struct ReaderOptions {
   bool full_header = false;  // text_id = whole header line instead of the name up to whitespace
   int decompress_threads = 0;  // htslib threads for BGZF input (0 = none)
+  // Uncompressed regular files are mapped whole (chunks are then views, not copies); false
+  // reads every input through buffers (for tests of that path).
+  bool map_files = true;
 };
 
 // Whole FASTA records as raw bytes, for parsing away from the reader (FastxReader::
 // parse_chunk), with what the parse needs to number records and lines in its messages.
+class MappedFile;
+
+// A position in a mapped input file (see FastxReader::mark); empty for other inputs.
+struct InputMark {
+  std::shared_ptr<MappedFile> mapping;
+  const char* end = nullptr;
+};
+
 struct FastaChunk {
-  UninitializedVector<char> bytes;  // starts with a header line; whole records only
+  // The records' bytes, starting with a header line; whole records only. They are in
+  // `storage`, or in a mapped input file that `mapping` keeps alive.
+  const char* data = nullptr;
+  std::size_t size = 0;
+  UninitializedVector<char> storage;
+  std::shared_ptr<MappedFile> mapping;
   std::uint64_t records = 0;    // how many
   std::uint64_t record_base = 0, line_base = 0;  // records and lines of the file before it
   std::shared_ptr<const std::string> display;    // the file's name in messages
@@ -48,10 +64,16 @@ class FastxReader {
   bool next_chunk(FastaChunk& chunk, std::uint64_t target_bytes);
   // Appends the chunk's records to `batch` exactly as next() would have read them, or
   // throws the InputError next() would have thrown. Names and one-line sequences are views
-  // into chunk.bytes (batch.borrowed): the chunk must stay unchanged while the batch is
+  // into the chunk's bytes (batch.borrowed): the chunk must stay unchanged while the batch is
   // used, and the batch must hold no records of another chunk. Thread safe (touches only
   // its arguments).
   static void parse_chunk(const FastaChunk& chunk, RecordBatch& batch);
+  // Says that the input before `mark` (see mark()) is no longer used, neither by records
+  // nor by chunks, so a mapped file's pages there can leave resident memory. Call in input
+  // order (the pipeline's ordered output stage); thread safe against the reader itself.
+  static void release(const InputMark& mark);
+  // The reader's position now, for release() once everything read so far is used.
+  InputMark mark() const;
 
   // Records handed out so far, by next() or in chunks.
   std::uint64_t records_read() const { return records_; }
