@@ -4,6 +4,7 @@
 // own target attribute); chosen at run time by the CPU probe in dispatch.cpp.
 #include <immintrin.h>
 
+#include <array>
 #include <cstring>
 
 #include "kernel_jobs.h"
@@ -104,9 +105,13 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void encode_vbmi(
     std::uint8_t* rev_end) {
   const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
   const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
-  alignas(64) std::uint8_t reverse_order[64];
-  for (unsigned i = 0; i < 64; ++i) reverse_order[i] = static_cast<std::uint8_t>(63 - i);
-  const __m512i reverse = _mm512_load_si512(reverse_order);
+  // A constant table: filled per call, its byte stores would stall the vector load.
+  static constexpr auto kReverseOrder = [] {
+    std::array<std::uint8_t, 64> order{};
+    for (unsigned i = 0; i < 64; ++i) order[i] = static_cast<std::uint8_t>(63 - i);
+    return order;
+  }();
+  const __m512i reverse = _mm512_loadu_si512(kReverseOrder.data());
   for (std::size_t i = 0; i < n; i += 64) {
     const std::size_t r = n - i < 64 ? n - i : 64;
     const __mmask64 m = r == 64 ? ~__mmask64{0} : (__mmask64{1} << r) - 1;
