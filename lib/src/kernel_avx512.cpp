@@ -129,13 +129,39 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void encode_vbmi(
   }
 }
 
+// 64 pattern positions at a time: the same two-table byte permutes as encode_vbmi look up
+// each position's class planes, and one byte test per class gives the class's 64 bits.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void build_peq_vbmi(
+    const ClassPlanes& planes, unsigned classes, std::string_view seq, std::uint64_t* peq) {
+  const std::size_t words = (seq.size() + 63) / 64;
+  __m512i table[2][4];
+  const unsigned plane_count = classes > 8 ? 2 : 1;
+  for (unsigned p = 0; p < plane_count; ++p)
+    for (unsigned q = 0; q < 4; ++q) table[p][q] = _mm512_loadu_si512(planes[p].data() + 64 * q);
+  for (std::size_t w = 0; w < words; ++w) {
+    const std::size_t len = seq.size() - 64 * w < 64 ? seq.size() - 64 * w : 64;
+    const __mmask64 m = len == 64 ? ~__mmask64{0} : (__mmask64{1} << len) - 1;
+    const __m512i x = _mm512_maskz_loadu_epi8(m, seq.data() + 64 * w);
+    const __mmask64 high = _mm512_movepi8_mask(x);
+    for (unsigned p = 0; p < plane_count; ++p) {
+      const __m512i bits = _mm512_mask_blend_epi8(high, _mm512_permutex2var_epi8(table[p][0], x, table[p][1]),
+                                                  _mm512_permutex2var_epi8(table[p][2], x, table[p][3]));
+      const unsigned last = classes < 8 * p + 8 ? classes : 8 * p + 8;
+      for (unsigned c = 8 * p; c < last; ++c)
+        peq[std::size_t{c} * words + w] =
+            _mm512_mask_test_epi8_mask(m, bits, _mm512_set1_epi8(static_cast<char>(1u << (c & 7))));
+    }
+  }
+}
+
 }  // namespace
 
 const KernelFns& avx512_kernel() {
   // contains wants the first end, which an early-exiting scalar scan finds soonest.
   static const bool vbmi = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
   static const KernelFns fns{"avx512", &scan_avx512, scalar_kernel().scan_first,
-                             &scan_jobs_avx512, vbmi ? &encode_vbmi : scalar_kernel().encode};
+                             &scan_jobs_avx512, vbmi ? &encode_vbmi : scalar_kernel().encode,
+                             vbmi ? &build_peq_vbmi : scalar_kernel().build_peq};
   return fns;
 }
 

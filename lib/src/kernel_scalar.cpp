@@ -135,7 +135,7 @@ void encode_scalar(const std::uint8_t* table, const std::uint8_t* src, std::size
 
 const KernelFns& scalar_kernel() {
   static const KernelFns fns{"scalar", &scan_scalar<false>, &scan_scalar<true>, &scan_jobs_scalar,
-                             &encode_scalar};
+                             &encode_scalar, &build_peq_from_planes};
   return fns;
 }
 

@@ -18,7 +18,7 @@ PatternSet::PatternSet(const SearchOptions& options, std::size_t precompute_limi
       for (unsigned c = 0; c < classes_; ++c)
         if (alphabet_.matches_class(used, static_cast<std::uint8_t>(c))) {
           classes_of_[strand][b].push_back(static_cast<std::uint8_t>(c));
-          if (classes_ <= 64) class_mask_[strand][b] |= std::uint64_t{1} << c;
+          if (classes_ <= 16) planes_[strand][c >> 3][b] |= static_cast<std::uint8_t>(1u << (c & 7));
         }
     }
     const char one = static_cast<char>(byte);
@@ -89,53 +89,58 @@ void PatternSet::finish() {
   }
 }
 
+void build_peq_from_planes(const ClassPlanes& planes, unsigned classes, std::string_view seq,
+                           std::uint64_t* peq) {
+  const std::size_t words = (seq.size() + 63) / 64;
+  std::fill(peq, peq + std::size_t{classes} * words, 0);
+#if defined(__SSE2__)
+  // A bit transpose, 16 positions at a time: the positions' plane bytes are assembled in
+  // registers (bytes stored to memory and loaded as a vector would stall the load), and one
+  // movemask per class collects bit c of 16 bytes. (The obvious loop, OR one bit per
+  // position into peq, is a chain of store-to-load dependencies through peq, several times
+  // slower for every --paired record whose profile is built on demand.)
+  const bool two_planes = classes > 8;
+  for (std::size_t w = 0; w < words; ++w) {
+    const std::size_t base = w * 64;
+    const std::size_t len = std::min<std::size_t>(64, seq.size() - base);
+    for (std::size_t g = 0; g < len; g += 16) {
+      // Plane bytes of 8 positions from `from`, as one register (not an array: the
+      // compiler would keep that in memory).
+      auto eight = [&](std::size_t from, const std::array<std::uint8_t, 256>& plane) {
+        std::uint64_t bytes = 0;
+        const std::size_t to = std::min(len, from + 8);
+        for (std::size_t j = from; j < to; ++j)
+          bytes |= std::uint64_t{plane[static_cast<std::uint8_t>(seq[base + j])]} << (8 * (j - from));
+        return static_cast<long long>(bytes);
+      };
+      const __m128i plane[2] = {_mm_set_epi64x(eight(g + 8, planes[0]), eight(g, planes[0])),
+                                two_planes ? _mm_set_epi64x(eight(g + 8, planes[1]), eight(g, planes[1]))
+                                           : _mm_setzero_si128()};
+      for (unsigned c = 0; c < classes; ++c) {
+        // Bit c of each byte to the byte's top bit (16-bit shifts keep bytes apart here).
+        const __m128i top = _mm_sll_epi16(plane[c >> 3], _mm_cvtsi32_si128(static_cast<int>(7 - (c & 7))));
+        peq[std::size_t{c} * words + w] |= static_cast<std::uint64_t>(_mm_movemask_epi8(top)) << g;
+      }
+    }
+  }
+#else
+  for (std::size_t j = 0; j < seq.size(); ++j) {
+    const auto b = static_cast<std::uint8_t>(seq[j]);
+    const unsigned mask = planes[0][b] | unsigned{planes[1][b]} << 8;
+    for (unsigned c = 0; c < classes; ++c)
+      if (mask >> c & 1u) peq[std::size_t{c} * words + (j >> 6)] |= std::uint64_t{1} << (j & 63);
+  }
+#endif
+}
+
 void PatternSet::build_peq(std::string_view seq, Strand s, std::uint64_t* peq) const {
   const std::size_t words = (seq.size() + 63) / 64;
   const int strand = s == Strand::rc ? 1 : 0;
-  std::fill(peq, peq + std::size_t{classes_} * words, 0);
-#if defined(__SSE2__)
   if (classes_ <= 16) {
-    // A bit transpose, 16 positions at a time: the class masks of the positions go into
-    // byte planes (classes 0-7, 8-15), and one movemask per class collects bit c of 16
-    // bytes. The planes are assembled in registers, as bytes stored to memory and loaded
-    // as a vector would stall the load. (The obvious loop, OR one bit per position into
-    // peq, is a chain of store-to-load dependencies through peq, several times slower for
-    // every --paired record whose profile is built on demand.)
-    const std::uint64_t* class_mask = class_mask_[strand].data();
-    const bool two_planes = classes_ > 8;
-    for (std::size_t w = 0; w < words; ++w) {
-      const std::size_t base = w * 64;
-      const std::size_t len = std::min<std::size_t>(64, seq.size() - base);
-      for (std::size_t g = 0; g < len; g += 16) {
-        // Plane bytes of 8 positions from `from`, as one register (not an array: the
-        // compiler would keep that in memory).
-        auto eight = [&](std::size_t from, unsigned shift) {
-          std::uint64_t bytes = 0;
-          const std::size_t to = std::min(len, from + 8);
-          for (std::size_t j = from; j < to; ++j)
-            bytes |= (class_mask[static_cast<std::uint8_t>(seq[base + j])] >> shift & 0xFF) << (8 * (j - from));
-          return static_cast<long long>(bytes);
-        };
-        const __m128i plane[2] = {_mm_set_epi64x(eight(g + 8, 0), eight(g, 0)),
-                                  two_planes ? _mm_set_epi64x(eight(g + 8, 8), eight(g, 8))
-                                             : _mm_setzero_si128()};
-        for (unsigned c = 0; c < classes_; ++c) {
-          // Bit c of each byte to the byte's top bit (16-bit shifts keep bytes apart here).
-          const __m128i top = _mm_sll_epi16(plane[c >> 3], _mm_cvtsi32_si128(static_cast<int>(7 - (c & 7))));
-          peq[std::size_t{c} * words + w] |= static_cast<std::uint64_t>(_mm_movemask_epi8(top)) << g;
-        }
-      }
-    }
+    build_peq_from_planes(planes_[strand], classes_, seq, peq);
     return;
   }
-#endif
-  if (classes_ <= 64) {
-    const std::uint64_t* class_mask = class_mask_[strand].data();
-    for (std::size_t j = 0; j < seq.size(); ++j)
-      for (std::uint64_t mask = class_mask[static_cast<std::uint8_t>(seq[j])]; mask; mask &= mask - 1)
-        peq[static_cast<std::size_t>(__builtin_ctzll(mask)) * words + (j >> 6)] |= std::uint64_t{1} << (j & 63);
-    return;
-  }
+  std::fill(peq, peq + std::size_t{classes_} * words, 0);
   for (std::size_t j = 0; j < seq.size(); ++j)
     for (std::uint8_t c : classes_of_[strand][static_cast<std::uint8_t>(seq[j])])
       peq[std::size_t{c} * words + (j >> 6)] |= std::uint64_t{1} << (j & 63);

@@ -118,7 +118,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
             prof = patterns_.profile_header(pi, strand);
             src.peq = kDeferred;
           } else {
-            prof = patterns_.profile(pi, strand, profile_scratch_);
+            prof = profile_of(pi, strand);
             if (prof.peq == profile_scratch_.data()) {  // built on demand: keep a copy
               src.peq = pre_peq_.size();
               pre_peq_.insert(pre_peq_.end(), prof.peq, prof.peq + prof.classes_hint);
@@ -187,7 +187,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
                          text.size(), nullptr, pre_rev_.data() + sources[j + 1].codes + text.size());
         }
         if (sources[j + 1].peq == kDeferred) {
-          const StrandProfile prof = patterns_.profile(sources[j + 1].pattern, Strand::rc, profile_scratch_);
+          const StrandProfile prof = profile_of(sources[j + 1].pattern, Strand::rc);
           sources[j + 1].peq = pre_peq_.size();
           pre_peq_.insert(pre_peq_.end(), prof.peq, prof.peq + prof.classes_hint);
         }
@@ -255,8 +255,19 @@ std::uint32_t Searcher::prescan_job(std::uint32_t pi, Strand strand) const {
          (strand == Strand::rc ? 1 : 0);
 }
 
+StrandProfile Searcher::profile_of(std::uint32_t pi, Strand strand) {
+  const ClassPlanes* planes = patterns_.class_planes(strand);
+  if (patterns_.precomputed() || !planes) return patterns_.profile(pi, strand, profile_scratch_);
+  // Built on demand with the kernel's builder (AVX-512 VBMI where the CPU has it).
+  StrandProfile prof = patterns_.profile_header(pi, strand);
+  profile_scratch_.resize(std::size_t{prof.classes_hint} * prof.words);
+  kernel_.build_peq(*planes, prof.classes_hint, patterns_.sequence(pi), profile_scratch_.data());
+  prof.peq = profile_scratch_.data();
+  return prof;
+}
+
 StrandProfile Searcher::profile_for(std::uint32_t pi, Strand strand) {
-  if (!pre_current_) return patterns_.profile(pi, strand, profile_scratch_);
+  if (!pre_current_) return profile_of(pi, strand);
   StrandProfile prof = patterns_.profile_header(pi, strand);
   prof.peq = pre_jobs_[prescan_job(pi, strand)].peq;
   return prof;

@@ -1,5 +1,5 @@
-// PatternSet profiles: every bit of every profile, built on demand and precomputed, on both
-// strands, equals its definition (pattern position j matches text class c), for every
+// PatternSet profiles: every bit of every profile, built on demand, precomputed and by every
+// kernel's builder (KernelFns::build_peq), on both strands, equals its definition (pattern position j matches text class c), for every
 // alphabet and for lengths around the 16-position groups and 64-bit words of the builder.
 #include <doctest/doctest.h>
 
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "trawl/kernel.h"
 #include "trawl/pattern_set.h"
 
 using namespace trawl;
@@ -43,6 +44,16 @@ TEST_CASE("pattern profiles match their definition bit for bit") {
           std::vector<std::uint64_t> copy(a.peq, a.peq + std::size_t{classes} * a.words);
           const StrandProfile b = on_demand.profile(i, strand, scratch);
           const std::string& seq = patterns[i].seq;
+          // Each kernel's builder, where the alphabet has planes (at most 16 classes).
+          std::vector<std::vector<std::uint64_t>> built;
+          if (const ClassPlanes* planes = on_demand.class_planes(strand)) {
+            for (const KernelFns* kernel : available_kernels()) {
+              built.emplace_back(std::size_t{classes} * a.words, ~std::uint64_t{0});
+              kernel->build_peq(*planes, classes, seq, built.back().data());
+            }
+          } else {
+            CHECK(classes > 16);
+          }
           for (unsigned c = 0; c < classes; ++c)
             for (std::uint32_t j = 0; j < seq.size(); ++j) {
               auto byte = static_cast<std::uint8_t>(seq[j]);
@@ -52,11 +63,16 @@ TEST_CASE("pattern profiles match their definition bit for bit") {
                    strand_char(strand), " class ", c, " position ", j);
               CHECK(((copy[std::size_t{c} * a.words + (j >> 6)] >> (j & 63)) & 1u) == expected);
               CHECK(b.eq(j, static_cast<std::uint8_t>(c)) == expected);
+              for (const auto& words : built)
+                CHECK(((words[std::size_t{c} * a.words + (j >> 6)] >> (j & 63)) & 1u) == expected);
             }
           // No bits past the pattern's end.
           for (unsigned c = 0; c < classes; ++c)
-            if (seq.size() % 64 != 0)
+            if (seq.size() % 64 != 0) {
               CHECK((b.peq_of(static_cast<std::uint8_t>(c))[b.words - 1] >> (seq.size() % 64)) == 0);
+              for (const auto& words : built)
+                CHECK((words[std::size_t{c} * a.words + a.words - 1] >> (seq.size() % 64)) == 0);
+            }
         }
       }
     }

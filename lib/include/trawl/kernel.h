@@ -70,6 +70,10 @@ using ScanJobsFn = std::size_t (*)(const ScanJob* jobs, std::size_t n, std::int3
 using EncodeFn = void (*)(const std::uint8_t* table, const std::uint8_t* src, std::size_t n,
                           std::uint8_t* fwd, std::uint8_t* rev_end);
 
+// Writes a profile (see build_peq_from_planes, which every kernel may use).
+using BuildPeqFn = void (*)(const ClassPlanes& planes, unsigned classes, std::string_view seq,
+                            std::uint64_t* peq);
+
 struct KernelFns {
   const char* name;  // "scalar", "avx2", "avx512"
   ScanFn scan;
@@ -79,6 +83,8 @@ struct KernelFns {
   // Many short texts at once, a different job in every SIMD lane (src/kernel_jobs.h).
   ScanJobsFn scan_jobs;
   EncodeFn encode;
+  // Profiles built on demand (--paired: one per record and strand), for <= 16 classes.
+  BuildPeqFn build_peq;
 };
 
 // The portable reference kernel, always available.

@@ -40,6 +40,15 @@ struct StrandProfile {
   }
 };
 
+// Bits 0-7 ([0]) and 8-15 ([1]) of the text classes each pattern byte matches, for
+// alphabets of at most 16 classes (dna, iupac): the input of the fast profile builders.
+using ClassPlanes = std::array<std::array<std::uint8_t, 256>, 2>;
+
+// Builds the profile of `seq` (peq: classes x ceil(|seq| / 64) words, overwritten) from
+// `planes` with SSE2 where available: the builder every kernel can use (KernelFns::build_peq).
+void build_peq_from_planes(const ClassPlanes& planes, unsigned classes, std::string_view seq,
+                           std::uint64_t* peq);
+
 class PatternSet {
  public:
   // Profiles are kept precomputed unless there are more than `precompute_limit` patterns or
@@ -76,6 +85,14 @@ class PatternSet {
   std::uint32_t max_length() const { return max_length_; }
   // Whether every profile is kept (else profile() builds one per call).
   bool precomputed() const { return precomputed_; }
+  // The class planes of one strand (the rc strand's are those of the complemented byte), or
+  // null where the alphabet has more than 16 classes.
+  const ClassPlanes* class_planes(Strand s) const {
+    return classes_ <= 16 ? &planes_[s == Strand::rc ? 1 : 0] : nullptr;
+  }
+  std::string_view sequence(std::size_t i) const {
+    return std::string_view(seqs_).substr(seq_offsets_[i], seq_offsets_[i + 1] - seq_offsets_[i]);
+  }
 
  private:
   // The profile of `seq` (as given) on strand s.
@@ -88,9 +105,9 @@ class PatternSet {
   // Text classes each pattern byte matches, [0] as it is and [1] complemented (the rc
   // strand's profile is built from P itself through [1], so no complement of P is stored).
   std::array<std::array<std::vector<std::uint8_t>, 256>, 2> classes_of_;
-  // The same as bit masks where there are at most 64 classes (iupac, dna): profiles of
+  // The same as bit planes where there are at most 16 classes (iupac, dna): profiles of
   // --paired patterns are built per record, so this is a hot path.
-  std::array<std::array<std::uint64_t, 256>, 2> class_mask_{};
+  std::array<ClassPlanes, 2> planes_{};
   std::array<bool, 256> valid_{};  // allowed in a pattern
   std::string ids_, seqs_;         // arenas
   std::vector<std::uint64_t> id_offsets_{0}, seq_offsets_{0};

@@ -103,6 +103,8 @@ class Searcher {
   void strand_candidates(std::uint32_t pattern_idx, const StrandProfile& prof, Strand strand,
                          bool stop_at_first);
   void encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi);
+  // The pattern's profile on one strand: precomputed, or built into profile_scratch_.
+  StrandProfile profile_of(std::uint32_t pattern_idx, Strand strand);
   // The pattern's profile on one strand; a prescanned record reuses its job's words.
   StrandProfile profile_for(std::uint32_t pattern_idx, Strand strand);
   // Scans jobs[0, n) a bounded number of steps at a time, appending their ends to
