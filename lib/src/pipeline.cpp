@@ -268,7 +268,10 @@ class TaskSource {
     b.records.clear();
     b.has_chunk = false;
     b.error = nullptr;
-    if (long_ && emit_window(b)) return true;
+    if (long_ && emit_window(b)) {
+      b.input_mark = reader_.mark();
+      return true;
+    }
     b.is_window = false;
     // FASTA records are only cut out here and parsed by the parallel stage, so reading
     // keeps up with many threads.
@@ -435,6 +438,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
                 if (b->error) std::rethrow_exception(b->error);
                 if (b->is_window) {
                   stats.hits += assembler.add(*b);
+                  FastxReader::release(b->input_mark);
                   if (b->task.last_of_record) {
                     stats.records += 1;
                     stats.bases += b->task.record->seq.size();

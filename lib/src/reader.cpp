@@ -128,6 +128,14 @@ class MappedFile {
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
   const char* data() const { return data_; }
+  // Drops the pages wholly inside [begin, end) from the process; for bytes only the caller
+  // uses (thread safe: madvise alone).
+  void release_range(const char* begin, const char* end) const {
+    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const auto from = (reinterpret_cast<std::uintptr_t>(begin) + page - 1) & ~(page - 1);
+    const auto to = reinterpret_cast<std::uintptr_t>(end) & ~(page - 1);
+    if (to > from) (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  }
   // Drops the pages wholly before `end` from the process (they stay in the page cache), so
   // resident memory does not grow with the input. Calls come in input order.
   void release_before(const char* end) {
@@ -342,7 +350,18 @@ class FastxReader::File {
         }
         batch.seqs.append(first);
       }
-      for (int d = peek(); d >= 0 && d != '>'; d = peek()) take_line(batch.seqs);
+      const std::size_t seq_start = pos_;
+      std::size_t released = seq_start;
+      for (int d = peek(); d >= 0 && d != '>'; d = peek()) {
+        take_line(batch.seqs);
+        // A long record is copied out of a mapped file, and no chunk holds a view of it, so
+        // its pages leave resident memory as the copy proceeds (else a chromosome would be
+        // resident twice until its windows are written).
+        if (mapping_ && pos_ - released >= kReleaseStep) {
+          mapping_->release_range(data_ + released, data_ + pos_);
+          released = pos_;
+        }
+      }
     } else {
       for (int d = peek(); d >= 0 && d != '+'; d = peek()) take_line(batch.seqs);
       if (peek() != '+') fail_here("FASTQ record has no '+' line");
@@ -436,12 +455,12 @@ class FastxReader::File {
       if (nl) {
         const std::size_t len = static_cast<const char*>(nl) - begin;
         reserve_more(dst, len);
-        dst.append(begin, len);
+        append_bytes(dst, begin, len);
         pos_ += len + 1;
         break;
       }
       reserve_more(dst, end_ - pos_);
-      dst.append(begin, end_ - pos_);
+      append_bytes(dst, begin, end_ - pos_);
       pos_ = end_;
     }
     ++line_no_;
@@ -455,6 +474,21 @@ class FastxReader::File {
     const std::size_t count = newlines_.size();
     while (next_newline_ < count && newlines_[next_newline_] < pos_) ++next_newline_;
     return next_newline_ < count ? data_ + newlines_[next_newline_] : nullptr;
+  }
+  // dst += [p, p + n). A long line of a mapped file (a chromosome on one line) is copied in
+  // slices whose pages leave resident memory once copied: next() reads only records that no
+  // chunk holds a view of.
+  void append_bytes(std::string& dst, const char* p, std::size_t n) {
+    if (!mapping_ || n < 2 * kReleaseStep) {
+      dst.append(p, n);
+      return;
+    }
+    for (std::size_t done = 0; done < n;) {
+      const std::size_t step = std::min(kReleaseStep, n - done);
+      dst.append(p + done, step);
+      mapping_->release_range(p + done, p + done + step);
+      done += step;
+    }
   }
   // In memory mode: the rest of the current line as a view (no '\n', no trailing '\r'),
   // counted as take_line counts it.
@@ -501,6 +535,7 @@ class FastxReader::File {
   ReaderOptions options_;
   BGZF* fp_ = nullptr;     // null: a chunk in memory, or a mapped file
   std::shared_ptr<MappedFile> mapping_;  // the whole file, when mapped
+  static constexpr std::size_t kReleaseStep = std::size_t{16} << 20;  // of a long record
   bool plain_ = false;     // fp_ is uncompressed: read through its hFILE
   std::uint64_t file_size_ = 0;  // of a plain regular file (0: unknown)
   UninitializedVector<char> buf_;  // the line buffer over fp_
