@@ -65,21 +65,30 @@ LineCounts count_lines(const char* p, std::size_t n) {
 // index instead of calling memchr per line, which cost ~40 ns a line (a call, a scan of an
 // unaligned short line) and was the largest part of parsing short records.
 template <class Vec>
-__attribute__((always_inline)) inline bool index_lines_with(const char* p, std::size_t n, UninitializedVector<std::uint32_t>& out) {
-  out.resize(n);
-  std::uint32_t* dst = out.data();
+__attribute__((always_inline)) inline bool index_lines_with(const char* p, std::size_t n,
+                                                            UninitializedVector<std::uint32_t>& out) {
+  std::size_t count = 0;
+  // Room for one more block's line ends (grown by doubling; kept between chunks).
+  auto room = [&] {
+    if (out.size() < count + Vec::kBytes) out.resize(std::max(2 * out.size(), count + Vec::kBytes + 4096));
+  };
   std::size_t i = 0;
   bool nul = false;
   for (; i + Vec::kBytes <= n; i += Vec::kBytes) {
     auto [lines, zeros] = Vec::masks(p + i);
     nul |= zeros != 0;
+    room();
+    std::uint32_t* dst = out.data() + count;
     for (; lines; lines &= lines - 1) *dst++ = static_cast<std::uint32_t>(i + static_cast<std::size_t>(__builtin_ctzll(lines)));
+    count = static_cast<std::size_t>(dst - out.data());
   }
   for (; i < n; ++i) {
-    if (p[i] == '\n') *dst++ = static_cast<std::uint32_t>(i);
     nul |= p[i] == 0;
+    if (p[i] != '\n') continue;
+    room();
+    out[count++] = static_cast<std::uint32_t>(i);
   }
-  out.resize(static_cast<std::size_t>(dst - out.data()));
+  out.resize(count);
   return nul;
 }
 #if defined(__SSE2__)
@@ -432,6 +441,7 @@ class FastxReader::File {
     return static_cast<std::size_t>(got);
   }
   bool refill() {
+    if (!fp_) return false;  // a chunk or a mapped file: all of it is in memory already
     const std::size_t got = read_into(buf_.data(), buf_.size());
     pos_ = 0;
     end_ = got;
