@@ -261,7 +261,7 @@ StrandProfile Searcher::profile_of(std::uint32_t pi, Strand strand) {
   // Built on demand with the kernel's builder (AVX-512 VBMI where the CPU has it).
   StrandProfile prof = patterns_.profile_header(pi, strand);
   profile_scratch_.resize(std::size_t{prof.classes_hint} * prof.words);
-  kernel_.build_peq(*planes, prof.classes_hint, patterns_.sequence(pi), profile_scratch_.data());
+  kernel_.build_peq(*planes, prof.classes_hint, patterns_.pattern(pi).seq, profile_scratch_.data());
   prof.peq = profile_scratch_.data();
   return prof;
 }

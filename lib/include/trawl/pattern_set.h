@@ -90,9 +90,6 @@ class PatternSet {
   const ClassPlanes* class_planes(Strand s) const {
     return classes_ <= 16 ? &planes_[s == Strand::rc ? 1 : 0] : nullptr;
   }
-  std::string_view sequence(std::size_t i) const {
-    return std::string_view(seqs_).substr(seq_offsets_[i], seq_offsets_[i + 1] - seq_offsets_[i]);
-  }
 
  private:
   // The profile of `seq` (as given) on strand s.
