@@ -22,7 +22,9 @@ namespace {
 struct LongRecord {
   std::uint64_t text_idx = 0;
   std::string name;
-  std::string seq;
+  std::string_view seq;  // into `storage`, or into the mapped input file `mapping`
+  std::string storage;
+  std::shared_ptr<MappedFile> mapping;
 };
 
 struct WindowTask {
@@ -186,7 +188,7 @@ class LongRecordAssembler {
     view_.name_spans.push_back({0, t.record->name.size()});
     view_.seq_spans.push_back({0, t.record->seq.size()});
     view_.seq_bases = t.record->seq.size();
-    view_.external_seq = &t.record->seq;
+    view_.external_seq = t.record->seq;
     formatted_.clear();
     sink_.format(view_, out_, formatted_);
     sink_.write(view_, out_, formatted_);
@@ -268,10 +270,7 @@ class TaskSource {
     b.records.clear();
     b.has_chunk = false;
     b.error = nullptr;
-    if (long_ && emit_window(b)) {
-      b.input_mark = reader_.mark();
-      return true;
-    }
+    if (long_ && emit_window(b)) return true;
     b.is_window = false;
     // FASTA records are only cut out here and parsed by the parallel stage, so reading
     // keeps up with many threads.
@@ -293,7 +292,7 @@ class TaskSource {
       }
     }
     if (!took_long) next_record_ = b.records.first_record + b.records.size();
-    b.input_mark = reader_.mark();
+    b.input_mark = took_long ? mark_in_long_record(0) : reader_.mark();
     if (b.records.size() > 0) return true;
     return long_ && emit_window(b);
   }
@@ -306,10 +305,16 @@ class TaskSource {
     rec->text_idx = rb.first_record + last;
     rec->name = std::string(rb.name(last));
     rb.seq_bases -= rb.seq_spans[last].length;
-    if (last == 0) {
-      rec->seq.swap(rb.seqs);
+    if (rb.seq_spans[last].offset & RecordBatch::kBorrowed) {
+      // A one-line sequence of a mapped file stays where it is (FastxReader::next lent it).
+      rec->seq = rb.seq(last);
+      rec->mapping = rb.borrowed_mapping;
+    } else if (last == 0) {
+      rec->storage.swap(rb.seqs);
+      rec->seq = rec->storage;
     } else {
-      rec->seq = std::string(rb.seq(last));
+      rec->storage = std::string(rb.seq(last));
+      rec->seq = rec->storage;
       rb.seqs.resize(rb.seq_spans[last].offset);
     }
     rb.names.resize(rb.name_spans[last].offset);
@@ -333,6 +338,17 @@ class TaskSource {
     if (no_pattern_) pattern_end_ = pattern_ + 1;
   }
 
+  // A position `offset` bytes into the long record, where it lies in a mapped input file
+  // (FastxReader lent it), else where the reader is. Windows a task leaves to later tasks
+  // are read from the mapping, so they must stay; releasing too early would only cost page
+  // faults (a read-only file mapping reads its pages again), never wrong bytes. A window
+  // reads at most m + k before its start, except when a run crosses its border (k >= m),
+  // which the margin of a whole window covers in all but extreme cases.
+  InputMark mark_in_long_record(std::uint64_t offset) const {
+    if (!long_->mapping) return reader_.mark();
+    return {long_->mapping, long_->seq.data() + offset};
+  }
+
   bool emit_window(Batch& b) {
     if (pattern_ >= pattern_end_) {
       long_.reset();
@@ -349,6 +365,16 @@ class TaskSource {
     t.last_window = t.window.end == Window::kOpen || no_pattern_;
     t.last_of_record = t.last_window && pattern_ + 1 == pattern_end_;
     t.no_pattern = no_pattern_;
+    // What is released once this task is written: all that was read, after the record's
+    // last task; before that, nothing of a record lent by a mapped file that a later task
+    // reads (the last pattern's windows pass its pages in order; see mark_in_long_record).
+    if (t.last_of_record) {
+      b.input_mark = reader_.mark();
+    } else {
+      const bool last_pattern = pattern_ + 1 == pattern_end_;
+      const std::uint64_t behind = opt_.batch_bases + patterns_.max_length();
+      b.input_mark = mark_in_long_record(last_pattern && t.window.begin > behind ? t.window.begin - behind : 0);
+    }
     if (t.last_window) {
       ++pattern_;
       window_begin_ = 0;

@@ -118,6 +118,27 @@ struct ByteLines {
   static std::pair<std::uint64_t, std::uint64_t> masks(const char* p) { return {*p == '\n', *p == 0}; }
 };
 #endif
+// The offset of the first '\n' or NUL byte in [p, p + n), or n: one pass over a long line
+// both finds its end and proves it free of NUL bytes (memchr twice would read it twice).
+std::size_t find_line_end_or_nul(const char* p, std::size_t n) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  auto stops = [&](std::size_t at) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    return _mm_or_si128(_mm_cmpeq_epi8(x, newline), _mm_cmpeq_epi8(x, zero));
+  };
+  for (; i + 64 <= n; i += 64) {
+    const __m128i any = _mm_or_si128(_mm_or_si128(stops(i), stops(i + 16)),
+                                     _mm_or_si128(stops(i + 32), stops(i + 48)));
+    if (_mm_movemask_epi8(any) != 0) break;  // the byte loop below finds which
+  }
+#endif
+  for (; i < n; ++i)
+    if (p[i] == '\n' || p[i] == 0) return i;
+  return n;
+}
+
 bool index_lines(const char* p, std::size_t n, UninitializedVector<std::uint32_t>& out) {
 #if defined(__SSE2__)
   static const bool avx2 = __builtin_cpu_supports("avx2");
@@ -348,6 +369,7 @@ class FastxReader::File {
     const std::uint64_t seq_off = batch.seqs.size();
     if (format_ == '>') {
       // FASTA: sequence lines up to the next header; blank lines are skipped.
+      if (!in_memory && mapping_ && lend_one_line_sequence(batch)) return true;
       if (in_memory && peek() >= 0 && peek() != '>') {
         const std::string_view first = borrow_line();
         if (peek() < 0 || peek() == '>') {
@@ -511,7 +533,30 @@ class FastxReader::File {
     if (len > 0 && begin[len - 1] == '\r') --len;
     return {begin, len};
   }
-  // The RecordBatch span offset of `p`, a byte of the chunk being parsed.
+  // A mapped file's FASTA sequence that is one line (a chromosome written unwrapped) as a
+  // view into the mapping, lent to `batch` with the mapping: a long record then costs the
+  // reader one pass (line end and NUL check together) instead of a copy into fresh pages.
+  // False, with nothing consumed, where the sequence is not one line free of NUL bytes, or
+  // the batch already holds views of another file; the caller then reads it as usual.
+  bool lend_one_line_sequence(RecordBatch& batch) {
+    if (pos_ >= end_ || data_[pos_] == '>') return false;
+    if (batch.borrowed != nullptr && batch.borrowed != data_) return false;
+    const std::size_t len = find_line_end_or_nul(data_ + pos_, end_ - pos_);
+    const std::size_t after = pos_ + len + (pos_ + len < end_ ? 1 : 0);
+    if (pos_ + len < end_ && data_[pos_ + len] == 0) return false;  // next() reports it
+    if (after < end_ && data_[after] != '>') return false;            // more lines follow
+    std::size_t seq_len = len;
+    if (seq_len > 0 && data_[pos_ + seq_len - 1] == '\r') --seq_len;
+    batch.borrowed = data_;
+    if (batch.borrowed_mapping != mapping_) batch.borrowed_mapping = mapping_;
+    batch.seq_spans.push_back({borrowed_offset(data_ + pos_), seq_len});
+    batch.seq_bases += seq_len;
+    pos_ = after;
+    ++line_no_;
+    return true;
+  }
+  // The RecordBatch span offset of `p`, a byte of the chunk being parsed (or of the mapped
+  // file, for lend_one_line_sequence).
   std::uint64_t borrowed_offset(const char* p) const {
     return static_cast<std::uint64_t>(p - data_) | RecordBatch::kBorrowed;
   }

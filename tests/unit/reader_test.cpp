@@ -121,6 +121,16 @@ TEST_CASE("reader: FASTA chunks parse exactly as record-by-record reading") {
     }
     for (const bool full_header : {false, true}) {
       const ReadResult expected = read_by_record(paths, ReaderOptions{full_header, 0, false});
+      // Record by record from mapped files: one-line sequences are lent as views into the
+      // mapping (several files: views of one file at a time in a batch, copies otherwise).
+      {
+        const ReadResult mapped = read_by_record(paths, ReaderOptions{full_header, 0, true});
+        INFO("case " << c << " record by record, mapped, full_header " << full_header);
+        CHECK(mapped.rows == expected.rows);
+        CHECK(mapped.error == expected.error);
+        CHECK(mapped.records_read == expected.records_read);
+        ++compared;
+      }
       // Mapped files (chunks are views into the mapping) and buffered reading alike.
       for (const bool map_files : {true, false})
       for (const std::uint64_t target : {1, 7, 64, 300, 4096, 1 << 20}) {
@@ -156,8 +166,9 @@ TEST_CASE("reader: a chunk error names the record and line within the file") {
 }
 
 TEST_CASE("reader: records longer than the release step read the same mapped and buffered") {
-  // Long records are copied out of a mapped file in slices whose pages are released behind
-  // the copy (one 40 MB line, and 40 MB in 61-byte lines); the bytes must not change.
+  // A long one-line record of a mapped file is lent as a view into the mapping; one in
+  // lines is copied out in slices whose pages are released behind the copy (one 40 MB line,
+  // and 40 MB in 61-byte lines); the bytes must not change.
   std::mt19937_64 rng(7);
   std::string one_line(40u << 20, 'A'), lines;
   for (char& c : one_line) c = "ACGT"[rng() & 3];
@@ -172,6 +183,28 @@ TEST_CASE("reader: records longer than the release step read the same mapped and
     CHECK(b.seq(1) == one_line);
     CHECK(b.name(1) == "b");
     CHECK(b.seq(2) == "AC");
+    // Views (of a and c) into the mapping, a copy of b.
+    CHECK((b.borrowed_mapping != nullptr) == map_files);
   }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("reader: a NUL byte in a lent one-line sequence is the same error as in a copied one") {
+  std::string seq(100000, 'C');
+  seq[77777] = '\0';
+  const std::string path = write_temp("nul_line", ">a\nACGT\n>b\n" + seq + "\n>c\nAC");
+  std::string messages[2];
+  for (const bool map_files : {true, false}) {
+    FastxReader reader({path}, ReaderOptions{false, 0, map_files});
+    RecordBatch b;
+    try {
+      while (reader.next(b)) {}
+    } catch (const InputError& e) {
+      messages[map_files] = e.what();
+    }
+    CHECK(b.size() == 1);
+  }
+  CHECK(messages[1] == path + ": record 2 (line 4): NUL byte in sequence (binary input?)");
+  CHECK(messages[0] == messages[1]);
   std::remove(path.c_str());
 }

@@ -2,11 +2,14 @@
 // A batch of whole records in one reusable arena: the unit of work handed from the reader
 // to the searchers. Views stay valid until the batch is cleared.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace trawl {
+
+class MappedFile;  // trawl/reader.h
 
 struct RecordBatch {
   struct Span {
@@ -14,8 +17,8 @@ struct RecordBatch {
     std::uint64_t length;
   };
   // A span whose offset has this bit is a view into `borrowed` (the raw FASTA block the
-  // batch was parsed from) rather than into names/seqs: a one-line sequence or a header
-  // needs no copy.
+  // batch was parsed from, or a mapped input file) rather than into names/seqs: a one-line
+  // sequence or a header needs no copy.
   static constexpr std::uint64_t kBorrowed = std::uint64_t{1} << 63;
 
   std::uint64_t first_record = 0;  // global 0-based index of record 0 of this batch
@@ -25,15 +28,18 @@ struct RecordBatch {
   std::vector<Span> seq_spans;
   std::uint64_t seq_bases = 0;     // total length of all sequences
   const char* borrowed = nullptr;  // must outlive the batch's use while spans point into it
-  // A long record searched in windows is kept whole elsewhere; when set, it is this batch's
-  // only sequence (seq(0)).
-  const std::string* external_seq = nullptr;
+  // The mapped input file `borrowed` points into, when FastxReader::next() lent views of it
+  // (kept alive with the batch); null for parsed chunks, whose owner keeps them.
+  std::shared_ptr<MappedFile> borrowed_mapping;
+  // A long record searched in windows is kept whole elsewhere; when it has data, it is this
+  // batch's only sequence (seq(0)).
+  std::string_view external_seq;
 
   std::size_t size() const { return seq_spans.size(); }
   std::uint64_t bases() const { return seq_bases; }
   std::string_view name(std::size_t i) const { return view(names, name_spans[i]); }
   std::string_view seq(std::size_t i) const {
-    if (external_seq) return *external_seq;
+    if (external_seq.data() != nullptr) return external_seq;
     return view(seqs, seq_spans[i]);
   }
   void clear() {
@@ -43,7 +49,8 @@ struct RecordBatch {
     seq_spans.clear();
     seq_bases = 0;
     borrowed = nullptr;
-    external_seq = nullptr;
+    borrowed_mapping.reset();
+    external_seq = {};
   }
 
  private:
