@@ -1,6 +1,9 @@
 #include "trawl/pattern_set.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -38,8 +41,14 @@ void PatternSet::add(std::string_view id, std::string_view seq) {
   // Local pointers: stores through char* may alias any member, so the loops below would
   // otherwise reload them for every byte (loading millions of patterns is serial work).
   const bool* valid = valid_.data();
-  bool all_valid = true;
-  for (char c : seq) all_valid &= valid[static_cast<std::uint8_t>(c)];
+  // Four independent chains: one would add a dependent step per byte.
+  unsigned ok[4] = {1, 1, 1, 1};
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(seq.data());
+  std::size_t i = 0;
+  for (; i + 4 <= seq.size(); i += 4)
+    for (unsigned j = 0; j < 4; ++j) ok[j] &= valid[bytes[i + j]];
+  for (; i < seq.size(); ++i) ok[0] &= valid[bytes[i]];
+  const bool all_valid = (ok[0] & ok[1] & ok[2] & ok[3]) != 0;
   if (!all_valid) {
     const auto bad = find_invalid_pattern_byte(alphabet_.alphabet, seq);
     auto b = static_cast<unsigned char>(seq[*bad]);
@@ -57,6 +66,18 @@ void PatternSet::add(std::string_view id, std::string_view seq) {
   max_length_ = std::max(max_length_, static_cast<std::uint32_t>(seq.size()));
 }
 
+namespace {
+// Asks for transparent huge pages under a big reservation: millions of patterns would
+// otherwise fault in (and clear) their arrays 4 KiB at a time, serial time before the
+// search starts (about a tenth of loading a list of 262,144 patterns).
+void advise_huge_pages(const void* data, std::size_t bytes) {
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
+  if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+}  // namespace
+
 void PatternSet::reserve(std::size_t bytes) {
   seqs_.reserve(bytes);
   // Generous guesses (a pattern line rarely holds fewer than 8 bytes, an id rarely more than
@@ -65,6 +86,10 @@ void PatternSet::reserve(std::size_t bytes) {
   ids_.reserve(bytes / 2);
   id_offsets_.reserve(bytes / 8 + 1);
   seq_offsets_.reserve(bytes / 8 + 1);
+  advise_huge_pages(seqs_.data(), seqs_.capacity());
+  advise_huge_pages(ids_.data(), ids_.capacity());
+  advise_huge_pages(id_offsets_.data(), id_offsets_.capacity() * sizeof(std::uint64_t));
+  advise_huge_pages(seq_offsets_.data(), seq_offsets_.capacity() * sizeof(std::uint64_t));
 }
 
 void PatternSet::finish() {
