@@ -13,6 +13,8 @@ namespace {
 // The vector operations kernel_jobs.h needs, on 4 x 64-bit lanes.
 struct Avx2 {
   static constexpr unsigned kLanes = 4;
+  using Word = std::uint64_t;
+  static constexpr Word kIdleScore = Word{1} << 62;
   using Reg = __m256i;
   static Reg load(const std::uint64_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
   static void store(std::uint64_t* p, Reg v) { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
@@ -34,10 +36,9 @@ struct Avx2 {
   }
   static Reg shl1(Reg a) { return _mm256_slli_epi64(a, 1); }
   // No vector lookup here: kernel_jobs.h falls back to scalar loads.
-  static bool fill(const std::uint64_t* const*, const std::uint32_t*, const std::uint8_t* const*,
-                   std::uint32_t, std::uint64_t*, unsigned) {
-    return false;
-  }
+  struct Table {};
+  static bool make_table(const std::uint64_t*, std::uint32_t, Table&) { return false; }
+  static void fill(const Table*, const std::uint8_t* const*, std::uint32_t, Word*, unsigned) {}
   static unsigned le_mask(Reg a, Reg b) {  // a <= b  <=>  !(a > b)
     return ~static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(a, b)))) & 0xFu;
   }

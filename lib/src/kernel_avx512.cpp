@@ -16,6 +16,8 @@ namespace {
 // The vector operations kernel_jobs.h needs, on 8 x 64-bit lanes.
 struct Avx512 {
   static constexpr unsigned kLanes = 8;
+  using Word = std::uint64_t;
+  static constexpr Word kIdleScore = Word{1} << 62;
   using Reg = __m512i;
   static Reg load(const std::uint64_t* p) { return _mm512_load_si512(p); }
   static void store(std::uint64_t* p, Reg v) { _mm512_store_si512(p, v); }
@@ -40,17 +42,18 @@ struct Avx512 {
   // Equality words of 8 lanes for `steps` steps, into dst[s * stride + lane], when every
   // lane has at most 16 classes: each lane's profile sits in two registers, 8 codes become
   // 8 words with one permute, and 8 x 8 blocks are transposed to step-major order.
-  static bool fill(const std::uint64_t* const* peq, const std::uint32_t* classes,
-                   const std::uint8_t* const* text, std::uint32_t steps, std::uint64_t* dst,
-                   unsigned stride) {
-    for (unsigned l = 0; l < kLanes; ++l)
-      if (classes[l] > 16) return false;
-    __m512i lo[kLanes], hi[kLanes];
-    for (unsigned l = 0; l < kLanes; ++l) {
-      const unsigned c = classes[l];
-      lo[l] = _mm512_maskz_loadu_epi64(static_cast<__mmask8>(c >= 8 ? 0xFF : (1u << c) - 1), peq[l]);
-      hi[l] = _mm512_maskz_loadu_epi64(static_cast<__mmask8>(c <= 8 ? 0 : (1u << (c - 8)) - 1), peq[l] + 8);
-    }
+  struct Table {
+    __m512i lo, hi;
+  };
+  static bool make_table(const std::uint64_t* peq, std::uint32_t c, Table& t) {
+    if (c > 16) return false;
+    t.lo = _mm512_maskz_loadu_epi64(static_cast<__mmask8>(c >= 8 ? 0xFF : (1u << c) - 1), peq);
+    t.hi = c <= 8 ? _mm512_setzero_si512()
+                  : _mm512_maskz_loadu_epi64(static_cast<__mmask8>((1u << (c - 8)) - 1), peq + 8);
+    return true;
+  }
+  static void fill(const Table* table, const std::uint8_t* const* text, std::uint32_t steps,
+                   std::uint64_t* dst, unsigned stride) {
     for (std::uint32_t s0 = 0; s0 < steps; s0 += 8) {
       __m512i r[kLanes];
       const unsigned n = steps - s0 < 8 ? steps - s0 : 8;
@@ -62,7 +65,7 @@ struct Avx512 {
           for (unsigned i = 0; i < n; ++i) codes |= std::uint64_t{text[l][s0 + i]} << (8 * i);
         }
         const __m512i idx = _mm512_cvtepu8_epi64(_mm_cvtsi64_si128(static_cast<long long>(codes)));
-        r[l] = _mm512_permutex2var_epi64(lo[l], idx, hi[l]);
+        r[l] = _mm512_permutex2var_epi64(table[l].lo, idx, table[l].hi);
       }
       // 8 x 8 transpose: r[l] holds lane l's steps s0..s0+7; c[j] gets step s0+j of every lane.
       __m512i t[8], u[8];
@@ -82,17 +85,105 @@ struct Avx512 {
         _mm512_store_si512(dst + (s0 + j) * stride, c);
       }
     }
-    return true;
   }
 };
 
+// The same on 16 x 32-bit lanes, for patterns of at most 32 characters (most primers,
+// barcodes and guides): twice the lanes per instruction, and each lane's profile (<= 16
+// classes) fits one register, so a single permute looks up 16 steps of a lane.
+struct Avx512Narrow {
+  static constexpr unsigned kLanes = 16;
+  using Word = std::uint32_t;
+  static constexpr Word kIdleScore = Word{1} << 30;
+  using Reg = __m512i;
+  static Reg load(const Word* p) { return _mm512_load_si512(p); }
+  static void store(Word* p, Reg v) { _mm512_store_si512(p, v); }
+  static Reg set1(Word v) { return _mm512_set1_epi32(static_cast<int>(v)); }
+  static Reg and_(Reg a, Reg b) { return _mm512_and_si512(a, b); }
+  static Reg or_(Reg a, Reg b) { return _mm512_or_si512(a, b); }
+  static Reg xor_(Reg a, Reg b) { return _mm512_xor_si512(a, b); }
+  static Reg add(Reg a, Reg b) { return _mm512_add_epi32(a, b); }
+  static Reg or_not_or(Reg a, Reg b, Reg c) { return _mm512_ternarylogic_epi32(a, b, c, 0xF1); }
+  static Word last_row(std::uint32_t m) { return Word{1} << (m - 1); }
+  static Reg score_step(Reg score, Reg ph, Reg mh, Reg last) {
+    const Reg one = _mm512_set1_epi32(1);
+    score = _mm512_mask_add_epi32(score, _mm512_test_epi32_mask(ph, last), score, one);
+    return _mm512_mask_sub_epi32(score, _mm512_test_epi32_mask(mh, last), score, one);
+  }
+  static Reg shl1(Reg a) { return _mm512_slli_epi32(a, 1); }
+  static unsigned le_mask(Reg a, Reg b) { return _mm512_cmple_epi32_mask(a, b); }
+
+  // Equality words of 16 lanes for `steps` steps, into dst[s * stride + lane], when every
+  // lane has at most 16 classes: the low halves of a lane's class words make one register,
+  // 16 codes become 16 words with one permute, and 16 x 16 blocks are transposed to
+  // step-major order.
+  using Table = __m512i;
+  static bool make_table(const std::uint64_t* peq, std::uint32_t c, Table& t) {
+    if (c > 16) return false;
+    const __m512i lo = _mm512_maskz_loadu_epi64(static_cast<__mmask8>(c >= 8 ? 0xFF : (1u << c) - 1), peq);
+    const __m512i hi = c <= 8 ? _mm512_setzero_si512()
+                              : _mm512_maskz_loadu_epi64(static_cast<__mmask8>((1u << (c - 8)) - 1), peq + 8);
+    t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)), _mm512_cvtepi64_epi32(hi), 1);
+    return true;
+  }
+  static void fill(const Table* table, const std::uint8_t* const* text, std::uint32_t steps,
+                   Word* dst, unsigned stride) {
+    for (std::uint32_t s0 = 0; s0 < steps; s0 += 16) {
+      const unsigned n = steps - s0 < 16 ? steps - s0 : 16;
+      __m512i r[16];
+      for (unsigned l = 0; l < kLanes; ++l) {
+        __m128i codes;
+        if (n == 16) {
+          codes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text[l] + s0));
+        } else {  // a short last group reads only the steps it has
+          alignas(16) std::uint8_t some[16] = {};
+          std::memcpy(some, text[l] + s0, n);
+          codes = _mm_load_si128(reinterpret_cast<const __m128i*>(some));
+        }
+        r[l] = _mm512_permutexvar_epi32(_mm512_cvtepu8_epi32(codes), table[l]);
+      }
+      // 16 x 16 transpose: r[l] holds lane l's steps s0..s0+15; c[j] gets step s0+j of every
+      // lane. After the two unpack rounds, 128-bit block q of u[4i + j] holds lanes 4i..4i+3
+      // at step 4q + j; two rounds of 128-bit block shuffles then gather each step's blocks.
+      __m512i t[16], u[16];
+      for (unsigned i = 0; i < 16; i += 2) {
+        t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+      }
+      for (unsigned i = 0; i < 16; i += 4) {
+        u[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
+        u[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
+        u[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
+        u[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
+      }
+      for (unsigned j = 0; j < 4; ++j) {
+        const __m512i v0 = _mm512_shuffle_i32x4(u[j], u[4 + j], 0x88);
+        const __m512i v1 = _mm512_shuffle_i32x4(u[j], u[4 + j], 0xDD);
+        const __m512i v2 = _mm512_shuffle_i32x4(u[8 + j], u[12 + j], 0x88);
+        const __m512i v3 = _mm512_shuffle_i32x4(u[8 + j], u[12 + j], 0xDD);
+        const __m512i c[4] = {_mm512_shuffle_i32x4(v0, v2, 0x88), _mm512_shuffle_i32x4(v1, v3, 0x88),
+                              _mm512_shuffle_i32x4(v0, v2, 0xDD), _mm512_shuffle_i32x4(v1, v3, 0xDD)};
+        for (unsigned q = 0; q < 4; ++q)  // c[q] is step 4q + j
+          if (4 * q + j < n) _mm512_store_si512(dst + (s0 + 4 * q + j) * stride, c[q]);
+      }
+    }
+  }
+};
+
+// Narrow lanes where every pattern involved has m <= 32.
 std::size_t scan_avx512(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
                    std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
+  if (prof.m <= 32) return tiled::scan_segments<Avx512Narrow>(prof, st, text, len, p0, k, out);
   return tiled::scan_segments<Avx512>(prof, st, text, len, p0, k, out);
 }
 
 std::size_t scan_jobs_avx512(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
                            JobState* final_states, bool first_only) {
+  bool narrow = true;
+  for (std::size_t i = 0; i < n; ++i) narrow &= jobs[i].m <= 32;
+  if (narrow)
+    return first_only ? jobs::scan<Avx512Narrow, true>(jobs, n, k, out, final_states)
+                      : jobs::scan<Avx512Narrow, false>(jobs, n, k, out, final_states);
   return first_only ? jobs::scan<Avx512, true>(jobs, n, k, out, final_states)
                     : jobs::scan<Avx512, false>(jobs, n, k, out, final_states);
 }

@@ -8,8 +8,8 @@
 // blocks: each block runs as many steps as the lane closest to its end has left (at most
 // kBlock), so no lane ends inside a block. Per block, the equality words of every lane are
 // looked up into a step-major buffer (each lane has its own profile, so there is no
-// shared table to look up in; V::fill may do it with vectors, else scalar loads); the
-// Myers steps then run on whole vectors. Two
+// shared table to look up in; V::fill does it with vectors from each lane's V::Table, made
+// when the lane takes its job, else scalar loads); the Myers steps then run on whole vectors. Two
 // independent vectors are stepped together, because one Myers step is a chain of dependent
 // instructions and a single vector would leave the core idle between them.
 #include <algorithm>
@@ -21,7 +21,10 @@ namespace trawl::jobs {
 
 constexpr unsigned kBlock = 64;
 
-// V: the vector operations of one instruction set (see kernel_avx2.cpp, kernel_avx512.cpp).
+// V: the vector operations of one instruction set (see kernel_avx2.cpp, kernel_avx512.cpp),
+// on lanes of V::Word: 64-bit lanes for any m <= 64, or 32-bit lanes (twice as many per
+// vector) when every job has m <= 32. A lane's bits below m depend only on bits below m
+// (carries and shifts move upward), so narrow lanes give the same ends and final columns.
 // kFirstOnly: a job ends at its first end (contains); its lane idles to the block's end.
 template <class V, bool kFirstOnly>
 std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
@@ -29,20 +32,29 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
   constexpr unsigned W = V::kLanes;  // lanes per vector
   constexpr unsigned L = 2 * W;      // lanes in all
   using Reg = typename V::Reg;
+  using Word = typename V::Word;
 
   // Per-lane bookkeeping, in memory; the vectors are reloaded from it after a refill.
   // last_a: the lane's bit for pattern row m, in the form V::score_step wants.
-  alignas(64) std::uint64_t pv_a[L], mv_a[L], score_a[L], last_a[L];
+  alignas(64) Word pv_a[L], mv_a[L], score_a[L], last_a[L];
   std::uint32_t job_of[L];
   const std::uint8_t* text_of[L];
   const std::uint64_t* peq_of[L];
-  std::uint32_t pos_of[L], len_of[L], classes_of[L];
-  alignas(64) std::uint64_t eqbuf[kBlock * L];
-  alignas(64) std::uint64_t sc[L];
+  std::uint32_t pos_of[L], len_of[L];
+  // Each lane's profile in the form V::fill looks up (built once per job, not per block);
+  // a bit of `untabled` marks a lane whose profile V cannot hold (scalar loads instead).
+  typename V::Table table_of[L];
+  unsigned untabled = 0;
+  alignas(64) Word eqbuf[kBlock * L];
+  alignas(64) Word sc[L];
 
   std::size_t next = 0, found = 0;
   unsigned active = 0;  // bit l: lane l holds a job
   unsigned live = 0;    // bit l: lane l's job still wants ends (kFirstOnly)
+  auto set_table = [&](unsigned l, const std::uint64_t* peq, std::uint32_t classes) {
+    if (V::make_table(peq, classes, table_of[l])) untabled &= ~(1u << l);
+    else untabled |= 1u << l;
+  };
   // Gives lane l the next job with text left; jobs with empty texts finish at once.
   auto refill = [&](unsigned l) {
     while (next < n && jobs[next].len == 0) {
@@ -53,14 +65,14 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
       active &= ~(1u << l);
       live &= ~(1u << l);
       pv_a[l] = mv_a[l] = 0;
-      score_a[l] = std::uint64_t{1} << 62;  // never <= k
+      score_a[l] = V::kIdleScore;  // never <= k (k is capped below it)
       last_a[l] = V::last_row(1);
       static const std::uint8_t kNoText[kBlock + 8] = {};
       static const std::uint64_t kNoMatch[1] = {0};
       text_of[l] = kNoText;  // an idle lane reads class 0, which matches nothing
       peq_of[l] = kNoMatch;
       pos_of[l] = len_of[l] = 0;
-      classes_of[l] = 1;
+      set_table(l, kNoMatch, 1);
       return;
     }
     const ScanJob& j = jobs[next];
@@ -71,15 +83,17 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     peq_of[l] = j.peq;
     pos_of[l] = 0;
     len_of[l] = j.len;
-    classes_of[l] = j.classes;
-    pv_a[l] = j.vp;
-    mv_a[l] = j.vn;
-    score_a[l] = static_cast<std::uint64_t>(j.score);
+    set_table(l, j.peq, j.classes);
+    pv_a[l] = static_cast<Word>(j.vp);
+    mv_a[l] = static_cast<Word>(j.vn);
+    score_a[l] = static_cast<Word>(j.score);
     last_a[l] = V::last_row(j.m);
   };
   for (unsigned l = 0; l < L; ++l) refill(l);
 
-  const Reg kv = V::set1(static_cast<std::uint64_t>(k));
+  // Real scores never exceed m (<= 64), so capping k below the idle score changes no answer.
+  const std::int64_t k_capped = std::min<std::int64_t>(k, static_cast<std::int64_t>(V::kIdleScore) - 1);
+  const Reg kv = V::set1(static_cast<Word>(k_capped));
   while (active) {
     // A job that stops at its first end idles until its block ends: shorter blocks then.
     std::uint32_t steps = kFirstOnly ? kBlock / 4 : kBlock;
@@ -91,11 +105,14 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     for (unsigned g = 0; g < 2; ++g) {
       const std::uint8_t* texts[W];
       for (unsigned i = 0; i < W; ++i) texts[i] = text_of[g * W + i] + pos_of[g * W + i];
-      if (V::fill(peq_of + g * W, classes_of + g * W, texts, steps, eqbuf + g * W, L)) continue;
+      if ((untabled >> (g * W) & ((1u << (W - 1) << 1) - 1)) == 0) {
+        V::fill(table_of + g * W, texts, steps, eqbuf + g * W, L);
+        continue;
+      }
       for (unsigned i = 0; i < W; ++i) {
         const std::uint64_t* peq = peq_of[g * W + i];
-        std::uint64_t* dst = eqbuf + g * W + i;
-        for (std::uint32_t s = 0; s < steps; ++s) dst[s * L] = peq[texts[i][s]];
+        Word* dst = eqbuf + g * W + i;
+        for (std::uint32_t s = 0; s < steps; ++s) dst[s * L] = static_cast<Word>(peq[texts[i][s]]);
       }
     }
 

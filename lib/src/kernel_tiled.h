@@ -17,7 +17,7 @@
 
 namespace trawl::tiled {
 
-constexpr unsigned kMaxLanes = 16;
+constexpr unsigned kMaxLanes = 32;
 
 struct Plan {
   unsigned lanes = 1;                     // lanes in use (1 = run the scalar kernel instead)
