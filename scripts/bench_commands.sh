@@ -8,7 +8,7 @@
 #       (both strands)
 #   W5  65,536 records of 'ab' x 128 (`make_workload ascii 65536`), -p ab -k 0 --alphabet ascii
 #       (8,388,608 hits)
-# Each command is timed with `/usr/bin/time -f '%e %M'` (wall seconds, max RSS) as a whole
+# Each command is timed (wall seconds to 1 ms, GNU time's max RSS; scripts/bench/common.sh) as a whole
 # process with -q and output to /dev/null; seconds are the median of --reps runs, taken in
 # rounds of hits, count, contains so that a drifting machine speed skews no ratio. The ratio is
 # seconds / seconds of hits on the same workload. Targets: W4 count <= 0.8, contains <= 0.4;

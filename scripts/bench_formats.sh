@@ -8,7 +8,7 @@
 #       -p TATCTATCTGGCATTCAACCAGG -k 3
 #   W5  65,536 records of 'ab' x 128 (`make_workload ascii 65536`), -p ab -k 0 --alphabet ascii
 #       (8,388,608 hits)
-# Each run is timed with `/usr/bin/time -f '%e %M'` (wall seconds, max RSS) as a whole process
+# Each run is timed (wall seconds to 1 ms, GNU time's max RSS; scripts/bench/common.sh) as a whole process
 # with -q, writing its output file into the data directory; seconds are the median of --reps
 # runs. ratio = parquet seconds / tsv seconds. Target: ratio <= 1.3 and a smaller file
 # (met: yes, or NO(time) / NO(size)).

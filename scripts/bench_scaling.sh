@@ -11,7 +11,7 @@
 #             W1: -p TATCTATCTGGCATTCAACCAGG -k 3 (default alphabet, both strands)
 # For each workload and thread count: median wall seconds of --reps timed runs (in rounds over
 # the thread counts, so drifting machine speed skews no speedup)
-# (`/usr/bin/time -f '%e %M'` of the whole process, -q, output to /dev/null), speedup vs the
+# (wall seconds to 1 ms and GNU time's max RSS of the whole process, -q, output to /dev/null), speedup vs the
 # first thread count (normally 1), efficiency = speedup / (threads / base threads), the largest
 # max RSS, and a guard: the number of hit rows printed by one extra untimed run at the same
 # thread count. `check` is "ok" when the guard equals the guard of the first thread count (and,

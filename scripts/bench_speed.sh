@@ -10,7 +10,7 @@
 # Part 2 writes the same workloads as FASTA with make_workload into
 # ${TRAWL_BENCH_DIR:-/tmp/trawl-bench} (reused when present) and times `trawl hits -q -t 1`
 # (default TSV columns, which include match_region and cigar; output to /dev/null) as a whole
-# process with `/usr/bin/time -f '%e %M'` (scripts/bench/common.sh), median of --reps runs:
+# process (wall seconds to 1 ms, GNU time's max RSS: scripts/bench/common.sh), median of --reps runs:
 #   W1       genome 100000000 4 SEED                 -p TATCTATCTGGCATTCAACCAGG -k 3
 #   W2       reads 1000000 150 SEED TATCTATCTGGCATTCAACCAGG (planted in 1 of 10), same options
 #   W3-32    reads 100000 150 SEED+1                 -l (patterns 32 23 SEED+2) -k 3

@@ -2,13 +2,19 @@
 # scratch folder) and reps (runs per point) set by the caller.
 
 # measure OUT CMD...: runs CMD (stdout to /dev/null) and writes "seconds maxrss_kb" to OUT;
-# returns CMD's exit status (stderr in $WORK/stderr). GNU time when present; otherwise a
-# python3 stand-in with the same output, else bash's clock (max RSS 0).
+# returns CMD's exit status (stderr in $WORK/stderr). Max RSS from GNU time when present, wall
+# seconds from bash's clock around it (GNU time's %e has 0.01 s steps, too coarse for runs of
+# 0.1-0.2 s; the clock adds only GNU time's own start, about a millisecond); otherwise a
+# python3 stand-in with the same output, else bash's clock alone (max RSS 0).
 measure() {
   local out=$1; shift
   local rc=0
   if [[ -x /usr/bin/time ]]; then
-    /usr/bin/time -f '%e %M' -o "$out" "$@" >/dev/null 2>"$WORK/stderr" || rc=$?
+    local t0=${EPOCHREALTIME/,/.}
+    /usr/bin/time -f '%M' -o "$out.rss" "$@" >/dev/null 2>"$WORK/stderr" || rc=$?
+    local t1=${EPOCHREALTIME/,/.}
+    awk -v a="$t0" -v b="$t1" -v k="$(tail -n 1 "$out.rss")" 'BEGIN { printf "%.3f %d\n", b - a, k }' > "$out"
+    rm -f "$out.rss"
   elif command -v python3 > /dev/null; then
     python3 -c '
 import os, sys, time
@@ -16,13 +22,13 @@ t = time.monotonic(); pid = os.fork()
 if pid == 0:
     os.execvp(sys.argv[2], sys.argv[2:])
 _, st, ru = os.wait4(pid, 0)
-open(sys.argv[1], "w").write("%.2f %d\n" % (time.monotonic() - t, ru.ru_maxrss))
+open(sys.argv[1], "w").write("%.3f %d\n" % (time.monotonic() - t, ru.ru_maxrss))
 sys.exit(os.WEXITSTATUS(st) if os.WIFEXITED(st) else 128 + os.WTERMSIG(st))
 ' "$out" "$@" >/dev/null 2>"$WORK/stderr" || rc=$?
   else
     local t0=$EPOCHREALTIME
     "$@" >/dev/null 2>"$WORK/stderr" || rc=$?
-    awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f 0\n", b - a }' > "$out"
+    awk -v a="${t0/,/.}" -v b="${EPOCHREALTIME/,/.}" 'BEGIN { printf "%.3f 0\n", b - a }' > "$out"
   fi
   tail -n 1 "$out" > "$out.last" && mv "$out.last" "$out"
   return "$rc"
