@@ -1,6 +1,6 @@
-// AVX2 kernel: two vectors of 4 lanes, each lane a text segment of a chunk
-// (kernel_tiled.h) or a short record (kernel_jobs.h). Patterns longer than 64 and short
-// chunks go to the scalar kernel. Compiled with -mavx2 only; chosen at run time by the CPU
+// AVX2 kernel: two vectors of 4 lanes (8 lanes of 32 bits where m <= 32), each lane a text
+// segment of a chunk (kernel_tiled.h) or a short record (kernel_jobs.h). Patterns longer than
+// 64 and short chunks go to the scalar kernel. Compiled with -mavx2 only; chosen at run time by the CPU
 // probe in dispatch.cpp.
 #include <immintrin.h>
 
@@ -44,13 +44,52 @@ struct Avx2 {
   }
 };
 
+// The same on 8 x 32-bit lanes, for patterns of at most 32 characters: twice the lanes per
+// instruction (see kernel_jobs.h for why narrow lanes give the same answers).
+struct Avx2Narrow {
+  static constexpr unsigned kLanes = 8;
+  using Word = std::uint32_t;
+  static constexpr Word kIdleScore = Word{1} << 30;
+  using Reg = __m256i;
+  static Reg load(const Word* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
+  static void store(Word* p, Reg v) { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
+  static Reg set1(Word v) { return _mm256_set1_epi32(static_cast<int>(v)); }
+  static Reg and_(Reg a, Reg b) { return _mm256_and_si256(a, b); }
+  static Reg or_(Reg a, Reg b) { return _mm256_or_si256(a, b); }
+  static Reg xor_(Reg a, Reg b) { return _mm256_xor_si256(a, b); }
+  static Reg add(Reg a, Reg b) { return _mm256_add_epi32(a, b); }
+  static Reg or_not_or(Reg a, Reg b, Reg c) {
+    return _mm256_or_si256(a, _mm256_xor_si256(_mm256_or_si256(b, c), _mm256_set1_epi32(-1)));
+  }
+  static Word last_row(std::uint32_t m) { return m - 1; }
+  static Reg score_step(Reg score, Reg ph, Reg mh, Reg shift) {
+    const Reg one = _mm256_set1_epi32(1);
+    score = _mm256_add_epi32(score, _mm256_and_si256(_mm256_srlv_epi32(ph, shift), one));
+    return _mm256_sub_epi32(score, _mm256_and_si256(_mm256_srlv_epi32(mh, shift), one));
+  }
+  static Reg shl1(Reg a) { return _mm256_slli_epi32(a, 1); }
+  struct Table {};
+  static bool make_table(const std::uint64_t*, std::uint32_t, Table&) { return false; }
+  static void fill(const Table*, const std::uint8_t* const*, std::uint32_t, Word*, unsigned) {}
+  static unsigned le_mask(Reg a, Reg b) {  // a <= b  <=>  !(a > b)
+    return ~static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b)))) & 0xFFu;
+  }
+};
+
+// Narrow lanes where every pattern involved has m <= 32.
 std::size_t scan_avx2(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
                    std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
+  if (prof.m <= 32) return tiled::scan_segments<Avx2Narrow>(prof, st, text, len, p0, k, out);
   return tiled::scan_segments<Avx2>(prof, st, text, len, p0, k, out);
 }
 
 std::size_t scan_jobs_avx2(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
                            JobState* final_states, bool first_only) {
+  bool narrow = true;
+  for (std::size_t i = 0; i < n; ++i) narrow &= jobs[i].m <= 32;
+  if (narrow)
+    return first_only ? jobs::scan<Avx2Narrow, true>(jobs, n, k, out, final_states)
+                      : jobs::scan<Avx2Narrow, false>(jobs, n, k, out, final_states);
   return first_only ? jobs::scan<Avx2, true>(jobs, n, k, out, final_states)
                     : jobs::scan<Avx2, false>(jobs, n, k, out, final_states);
 }
