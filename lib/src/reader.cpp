@@ -30,41 +30,10 @@ namespace {
 struct LineCounts {
   std::uint64_t lines = 0, headers = 0;
 };
-#if defined(__SSE2__)
-// The same with AVX2, 64 bytes a step: two masks of line ends and of '>' after a line end,
-// counted with popcnt (this pass is the first touch of a mapped chunk, on the reader thread).
-// Bit j: p[j] == c, for 64 bytes.
-__attribute__((target("avx2"), always_inline)) inline std::uint64_t bytes_equal_avx2(const char* p, char c) {
-  const __m256i cv = _mm256_set1_epi8(c);
-  const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
-  return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, cv))) |
-         std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, cv)))} << 32;
-}
-__attribute__((target("avx2,popcnt"))) LineCounts count_lines_avx2(const char* p, std::size_t n) {
-  LineCounts counts;
-  std::size_t i = 0;
-  for (; i + 65 <= n; i += 64) {
-    const std::uint64_t nl = bytes_equal_avx2(p + i, '\n');
-    const std::uint64_t gt_next = bytes_equal_avx2(p + i + 1, '>');
-    counts.lines += static_cast<std::uint64_t>(__builtin_popcountll(nl));
-    counts.headers += static_cast<std::uint64_t>(__builtin_popcountll(nl & gt_next));
-  }
-  for (; i < n; ++i) {
-    if (p[i] != '\n') continue;
-    ++counts.lines;
-    counts.headers += i + 1 < n && p[i + 1] == '>';
-  }
-  return counts;
-}
-#endif
-
 LineCounts count_lines(const char* p, std::size_t n) {
   LineCounts counts;
   std::size_t i = 0;
 #if defined(__SSE2__)
-  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
-  if (avx2) return count_lines_avx2(p, n);
   const __m128i newline = _mm_set1_epi8('\n'), gt = _mm_set1_epi8('>'), zero = _mm_setzero_si128();
   while (i + 17 <= n) {
     __m128i lines = zero, headers = zero;
