@@ -10,8 +10,17 @@
 namespace trawl {
 namespace {
 
+// No vector lookup on AVX2: make_table refuses every profile, so kernel_jobs.h fills the
+// equality words with scalar loads.
+struct ScalarLookup {
+  struct Table {};
+  static bool make_table(const std::uint64_t*, std::uint32_t, Table&) { return false; }
+  template <class Word>
+  static void fill(const Table*, const std::uint8_t* const*, std::uint32_t, Word*, unsigned) {}
+};
+
 // The vector operations kernel_jobs.h needs, on 4 x 64-bit lanes.
-struct Avx2 {
+struct Avx2 : ScalarLookup {
   static constexpr unsigned kLanes = 4;
   using Word = std::uint64_t;
   static constexpr Word kIdleScore = Word{1} << 62;
@@ -35,10 +44,6 @@ struct Avx2 {
     return _mm256_sub_epi64(score, _mm256_and_si256(_mm256_srlv_epi64(mh, shift), one));
   }
   static Reg shl1(Reg a) { return _mm256_slli_epi64(a, 1); }
-  // No vector lookup here: kernel_jobs.h falls back to scalar loads.
-  struct Table {};
-  static bool make_table(const std::uint64_t*, std::uint32_t, Table&) { return false; }
-  static void fill(const Table*, const std::uint8_t* const*, std::uint32_t, Word*, unsigned) {}
   static unsigned le_mask(Reg a, Reg b) {  // a <= b  <=>  !(a > b)
     return ~static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(a, b)))) & 0xFu;
   }
@@ -46,7 +51,7 @@ struct Avx2 {
 
 // The same on 8 x 32-bit lanes, for patterns of at most 32 characters: twice the lanes per
 // instruction (see kernel_jobs.h for why narrow lanes give the same answers).
-struct Avx2Narrow {
+struct Avx2Narrow : ScalarLookup {
   static constexpr unsigned kLanes = 8;
   using Word = std::uint32_t;
   static constexpr Word kIdleScore = Word{1} << 30;
@@ -68,9 +73,6 @@ struct Avx2Narrow {
     return _mm256_sub_epi32(score, _mm256_and_si256(_mm256_srlv_epi32(mh, shift), one));
   }
   static Reg shl1(Reg a) { return _mm256_slli_epi32(a, 1); }
-  struct Table {};
-  static bool make_table(const std::uint64_t*, std::uint32_t, Table&) { return false; }
-  static void fill(const Table*, const std::uint8_t* const*, std::uint32_t, Word*, unsigned) {}
   static unsigned le_mask(Reg a, Reg b) {  // a <= b  <=>  !(a > b)
     return ~static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b)))) & 0xFFu;
   }

@@ -31,6 +31,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
                  JobState* final_states) {
   constexpr unsigned W = V::kLanes;  // lanes per vector
   constexpr unsigned L = 2 * W;      // lanes in all
+  constexpr unsigned kGroupLanes = (1u << W) - 1;  // one vector's lanes as bits (W <= 16)
   using Reg = typename V::Reg;
   using Word = typename V::Word;
 
@@ -105,7 +106,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     for (unsigned g = 0; g < 2; ++g) {
       const std::uint8_t* texts[W];
       for (unsigned i = 0; i < W; ++i) texts[i] = text_of[g * W + i] + pos_of[g * W + i];
-      if ((untabled >> (g * W) & ((1u << (W - 1) << 1) - 1)) == 0) {
+      if ((untabled >> (g * W) & kGroupLanes) == 0) {
         V::fill(table_of + g * W, texts, steps, eqbuf + g * W, L);
         continue;
       }
