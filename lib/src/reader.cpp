@@ -24,46 +24,11 @@ namespace trawl {
 
 namespace {
 
-// Line ends ('\n') in [p, p + n), and how many of them a '>' follows (header lines after the
-// first): the serial reader stage's only pass over the bytes of a chunk, so 16 bytes a step
-// with byte counters summed every 255 steps.
-struct LineCounts {
-  std::uint64_t lines = 0, headers = 0;
-};
-LineCounts count_lines(const char* p, std::size_t n) {
-  LineCounts counts;
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i newline = _mm_set1_epi8('\n'), gt = _mm_set1_epi8('>'), zero = _mm_setzero_si128();
-  while (i + 17 <= n) {
-    __m128i lines = zero, headers = zero;
-    for (unsigned step = 0; step < 255 && i + 17 <= n; ++step, i += 16) {
-      const __m128i is_nl = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), newline);
-      const __m128i next_gt = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1)), gt);
-      lines = _mm_sub_epi8(lines, is_nl);  // a match is -1
-      headers = _mm_sub_epi8(headers, _mm_and_si128(is_nl, next_gt));
-    }
-    auto sum = [&](__m128i bytes) {
-      const __m128i halves = _mm_sad_epu8(bytes, zero);
-      return static_cast<std::uint64_t>(_mm_cvtsi128_si64(halves)) +
-             static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(halves, halves)));
-    };
-    counts.lines += sum(lines);
-    counts.headers += sum(headers);
-  }
-#endif
-  for (; i < n; ++i) {
-    if (p[i] != '\n') continue;
-    ++counts.lines;
-    counts.headers += i + 1 < n && p[i + 1] == '>';
-  }
-  return counts;
-}
-
 // Every '\n' position in [p, p + n) into `out` (resized to their number); returns whether a
-// NUL byte occurs. One vector pass per chunk: the parse then finds each line end in this
-// index instead of calling memchr per line, which cost ~40 ns a line (a call, a scan of an
-// unaligned short line) and was the largest part of parsing short records.
+// NUL byte occurs. The reader stage's only pass over a chunk's bytes: it numbers the chunk's
+// records and lines, and the parse then finds each line end in this index instead of
+// calling memchr per line, which cost ~40 ns a line (a call, a scan of an unaligned short
+// line) and was the largest part of parsing short records.
 template <class Vec>
 __attribute__((always_inline)) inline bool index_lines_with(const char* p, std::size_t n,
                                                             UninitializedVector<std::uint32_t>& out) {
@@ -201,11 +166,12 @@ class FastxReader::File {
     record_ = chunk.record_base;
     line_no_ = chunk.line_base;
     parsing_chunk_ = true;
-    // One pass over the block finds its line ends and whether it has a NUL byte (most have
-    // none, so records need no NUL check of their own).
-    line_index_ = end_ <= std::numeric_limits<std::uint32_t>::max();
-    chunk_has_nul_ = line_index_ ? index_lines(data_, end_, newlines_)
-                                 : std::memchr(data_, 0, end_) != nullptr;
+    // The reader stage's pass found the block's line ends and whether it has a NUL byte
+    // (most have none, so records need no NUL check of their own).
+    line_index_ = chunk.indexed;
+    chunk_has_nul_ = chunk.has_nul;
+    newlines_ = chunk.newlines.data();
+    newline_count_ = chunk.newlines.size();
     next_newline_ = 0;
   }
 
@@ -304,10 +270,25 @@ class FastxReader::File {
     chunk.data = begin;
     chunk.size = cut;
     chunk.mapping = mapping_;
-    // begin[0] is a '>'; a last line without '\n' counts too, as take_line counts lines.
-    const LineCounts counts = count_lines(begin, cut);
-    const std::uint64_t records = 1 + counts.headers;
-    const std::uint64_t lines = counts.lines + (begin[cut - 1] != '\n');
+    // One pass finds the line ends (kept for the parse) and NUL bytes; a line end followed
+    // by '>' starts a record (begin[0] is a '>'); a last line without '\n' counts too, as
+    // take_line counts lines.
+    std::uint64_t records = 1, lines = 0;
+    chunk.indexed = cut <= std::numeric_limits<std::uint32_t>::max();
+    if (chunk.indexed) {
+      chunk.has_nul = index_lines(begin, cut, chunk.newlines);
+      lines = chunk.newlines.size();
+      for (const std::uint32_t at : chunk.newlines) records += at + 1 < cut && begin[at + 1] == '>';
+    } else {  // offsets past 32 bits: counted here, found again by the parse
+      chunk.newlines.clear();
+      chunk.has_nul = std::memchr(begin, 0, cut) != nullptr;
+      for (const char* p = begin; (p = static_cast<const char*>(std::memchr(p, '\n', cut - static_cast<std::size_t>(p - begin))));) {
+        ++lines;
+        ++p;
+        records += p < begin + cut && *p == '>';
+      }
+    }
+    lines += begin[cut - 1] != '\n';
     chunk.display = display_shared();
     chunk.options = options_;
     chunk.record_base = record_;
@@ -503,9 +484,8 @@ class FastxReader::File {
     if (!parsing_chunk_ || !line_index_)
       return static_cast<const char*>(std::memchr(data_ + pos_, '\n', end_ - pos_));
     // Lines are consumed front to back, so the cursor only moves forward.
-    const std::size_t count = newlines_.size();
-    while (next_newline_ < count && newlines_[next_newline_] < pos_) ++next_newline_;
-    return next_newline_ < count ? data_ + newlines_[next_newline_] : nullptr;
+    while (next_newline_ < newline_count_ && newlines_[next_newline_] < pos_) ++next_newline_;
+    return next_newline_ < newline_count_ ? data_ + newlines_[next_newline_] : nullptr;
   }
   // dst += [p, p + n). A long line of a mapped file (a chromosome on one line) is copied in
   // slices whose pages leave resident memory once copied: next() reads only records that no
@@ -598,10 +578,11 @@ class FastxReader::File {
   std::size_t pos_ = 0, end_ = 0;
   bool eof_ = false;
   bool parsing_chunk_ = false;  // start_chunk: records may be views into the chunk
-  bool chunk_has_nul_ = false;
+  bool chunk_has_nul_ = false;  // the chunk in memory has a NUL byte somewhere
   bool line_index_ = false;  // newlines_ holds the chunk's line ends (chunks under 4 GiB)
-  UninitializedVector<std::uint32_t> newlines_;
-  std::size_t next_newline_ = 0;  // the first entry of newlines_ not behind pos_  // the chunk in memory has a NUL byte somewhere
+  const std::uint32_t* newlines_ = nullptr;  // the chunk's (FastaChunk::newlines)
+  std::size_t newline_count_ = 0;
+  std::size_t next_newline_ = 0;  // the first entry of newlines_ not behind pos_
   int format_ = 0;  // '>' FASTA, '@' FASTQ, 0 not yet known
   std::uint64_t record_ = 0, line_no_ = 0;
   std::string line_, qual_, scratch_;

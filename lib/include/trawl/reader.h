@@ -39,6 +39,12 @@ struct FastaChunk {
   UninitializedVector<char> storage;
   std::shared_ptr<MappedFile> mapping;
   std::uint64_t records = 0;    // how many
+  // Every '\n' offset in the bytes and whether a NUL byte occurs, found by the one pass of
+  // the reader stage over them; the parse walks this index instead of the bytes. Empty
+  // index with `indexed` false: a chunk of 4 GiB or more (offsets past 32 bits).
+  UninitializedVector<std::uint32_t> newlines;
+  bool indexed = false;
+  bool has_nul = false;
   std::uint64_t record_base = 0, line_base = 0;  // records and lines of the file before it
   std::shared_ptr<const std::string> display;    // the file's name in messages
   ReaderOptions options;
