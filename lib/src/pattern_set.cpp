@@ -185,9 +185,10 @@ StrandProfile PatternSet::profile(std::size_t i, Strand s,
   if (precomputed_) {
     p.peq = peq_.data() + peq_offsets_[2 * i + (s == Strand::rc ? 1 : 0)];
   } else {
-    scratch.resize(std::size_t{classes_} * p.words);
-    build_peq({seqs_.data() + seq_offsets_[i], p.m}, s, scratch.data());
-    p.peq = scratch.data();
+    const std::size_t at = scratch.size();
+    scratch.resize(at + std::size_t{classes_} * p.words);
+    build_peq({seqs_.data() + seq_offsets_[i], p.m}, s, scratch.data() + at);
+    p.peq = scratch.data() + at;
   }
   return p;
 }

@@ -118,11 +118,9 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
             prof = patterns_.profile_header(pi, strand);
             src.peq = kDeferred;
           } else {
-            prof = profile_of(pi, strand);
-            if (prof.peq == profile_scratch_.data()) {  // built on demand: keep a copy
-              src.peq = pre_peq_.size();
-              pre_peq_.insert(pre_peq_.end(), prof.peq, prof.peq + prof.classes_hint);
-            }
+            const std::size_t at = pre_peq_.size();
+            prof = profile_into(pi, strand, pre_peq_);
+            if (pre_peq_.size() != at) src.peq = at;  // built on demand: found after fix_up
           }
           const auto& [vp, score] = start_column_[prof.m];
           pre_jobs_.push_back({prof.peq, nullptr, static_cast<std::uint32_t>(n), prof.m,
@@ -187,9 +185,8 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
                          text.size(), nullptr, pre_rev_.data() + sources[j + 1].codes + text.size());
         }
         if (sources[j + 1].peq == kDeferred) {
-          const StrandProfile prof = profile_of(sources[j + 1].pattern, Strand::rc);
           sources[j + 1].peq = pre_peq_.size();
-          pre_peq_.insert(pre_peq_.end(), prof.peq, prof.peq + prof.classes_hint);
+          profile_into(sources[j + 1].pattern, Strand::rc, pre_peq_);
         }
       }
       fix_up();
@@ -255,15 +252,21 @@ std::uint32_t Searcher::prescan_job(std::uint32_t pi, Strand strand) const {
          (strand == Strand::rc ? 1 : 0);
 }
 
-StrandProfile Searcher::profile_of(std::uint32_t pi, Strand strand) {
+StrandProfile Searcher::profile_into(std::uint32_t pi, Strand strand, std::vector<std::uint64_t>& out) {
   const ClassPlanes* planes = patterns_.class_planes(strand);
-  if (patterns_.precomputed() || !planes) return patterns_.profile(pi, strand, profile_scratch_);
+  if (patterns_.precomputed() || !planes) return patterns_.profile(pi, strand, out);
   // Built on demand with the kernel's builder (AVX-512 VBMI where the CPU has it).
   StrandProfile prof = patterns_.profile_header(pi, strand);
-  profile_scratch_.resize(std::size_t{prof.classes_hint} * prof.words);
-  kernel_.build_peq(*planes, prof.classes_hint, patterns_.pattern(pi).seq, profile_scratch_.data());
-  prof.peq = profile_scratch_.data();
+  const std::size_t at = out.size();
+  out.resize(at + std::size_t{prof.classes_hint} * prof.words);
+  kernel_.build_peq(*planes, prof.classes_hint, patterns_.pattern(pi).seq, out.data() + at);
+  prof.peq = out.data() + at;
   return prof;
+}
+
+StrandProfile Searcher::profile_of(std::uint32_t pi, Strand strand) {
+  profile_scratch_.clear();
+  return profile_into(pi, strand, profile_scratch_);
 }
 
 StrandProfile Searcher::profile_for(std::uint32_t pi, Strand strand) {

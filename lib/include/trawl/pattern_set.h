@@ -77,8 +77,9 @@ class PatternSet {
             std::string_view(seqs_).substr(seq_offsets_[i], seq_offsets_[i + 1] - seq_offsets_[i])};
   }
   // The profile of pattern i on one strand. Small sets keep every profile precomputed;
-  // very large ones (e.g. one pattern per record with --paired) build it on demand into
-  // `scratch`, which must then outlive the returned view.
+  // very large ones (e.g. one pattern per record with --paired) build it on demand at the
+  // end of `scratch` (appended, so a caller can keep several), which must then outlive the
+  // returned view and not grow while it is used.
   StrandProfile profile(std::size_t i, Strand s, std::vector<std::uint64_t>& scratch) const;
   // The same without peq (null), for callers that already hold the profile's words.
   StrandProfile profile_header(std::size_t i, Strand s) const;

@@ -103,7 +103,10 @@ class Searcher {
   void strand_candidates(std::uint32_t pattern_idx, const StrandProfile& prof, Strand strand,
                          bool stop_at_first);
   void encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi);
-  // The pattern's profile on one strand: precomputed, or built into profile_scratch_.
+  // The pattern's profile on one strand: precomputed, or built on demand at the end of
+  // `out` (prescan keeps a group's profiles there without copying each from a scratch).
+  StrandProfile profile_into(std::uint32_t pattern_idx, Strand strand, std::vector<std::uint64_t>& out);
+  // The same, built into profile_scratch_.
   StrandProfile profile_of(std::uint32_t pattern_idx, Strand strand);
   // The pattern's profile on one strand; a prescanned record reuses its job's words.
   StrandProfile profile_for(std::uint32_t pattern_idx, Strand strand);
