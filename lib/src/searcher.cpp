@@ -65,16 +65,33 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     std::uint32_t pattern;
     std::uint32_t record;  // in pre_records_
   };
-  // has_hit alone, where the first end decides: each strand stops at its first end and a
+  // has_hit alone, where the first end decides: each strand stops at its first end, and a
   // reverse strand is needed only where the forward one found none (has_hit never looks at
-  // it otherwise), so profiles built on demand wait for that too.
+  // it otherwise). Such a group holds forward jobs only, back to back, so the kernel takes
+  // them in place; the reverse jobs wanted are appended after the forward scan.
   const bool first_end_decides = purpose == PrescanFor::contains && !options_.n_filter_on();
+  pre_strands_ = first_end_decides ? 1 : strands;
   // count alone: every end is one hit or part of one (DESIGN §3), so hits are counted as
   // the kernel yields the ends; overhang ends past the text would need the last column.
   pre_counted_ = purpose == PrescanFor::count && !options_.n_filter_on() && !options_.overhang;
-  constexpr std::uint64_t kDeferred = Window::kOpen - 1;
   thread_local std::vector<Source> sources;
   sources.clear();
+  auto add_job = [&](std::uint64_t codes, bool rc, std::uint32_t pi, std::uint32_t record,
+                     std::uint32_t n) {
+    // Filled in place: a Source built on the stack and copied in was a store-forwarding
+    // stall (its fields stored one by one, then loaded as vectors) on every job.
+    Source& src = sources.emplace_back();
+    src.codes = codes;
+    src.rc = rc;
+    src.peq = Window::kOpen;
+    src.pattern = pi;
+    src.record = record;
+    const std::size_t at = pre_peq_.size();
+    const StrandProfile prof = profile_into(pi, rc ? Strand::rc : Strand::fwd, pre_peq_);
+    if (pre_peq_.size() != at) src.peq = at;  // built on demand: found after fix_up
+    const auto& [vp, score] = start_column_[prof.m];
+    pre_jobs_.push_back({prof.peq, nullptr, n, prof.m, prof.classes_hint, vp, score});
+  };
   std::uint64_t steps = 0;
   std::size_t r = 0;
   for (; r < texts.size(); ++r) {
@@ -92,7 +109,6 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
         std::uint64_t{last - first} * strands * n <= kPrescanRecordSteps) {
       rec.codes_offset = pre_fwd_.size();
       pre_fwd_.resize(pre_fwd_.size() + n);
-      std::uint8_t* fwd = pre_fwd_.data() + rec.codes_offset;
       std::uint8_t* rev_end = nullptr;
       if (strands == 2) {
         pre_rev_.resize(pre_fwd_.size());
@@ -100,48 +116,25 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
         if (!first_end_decides) rev_end = pre_rev_.data() + rec.codes_offset + n;
       }
       kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), n,
-                     fwd, rev_end);
+                     pre_fwd_.data() + rec.codes_offset, rev_end);
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
-      for (std::uint32_t pi = first; pi < last; ++pi) {
-        for (unsigned s = 0; s < strands; ++s) {
-          const Strand strand = s ? Strand::rc : Strand::fwd;
-          // Filled in place: a Source built on the stack and copied in was a store-forwarding
-          // stall (its fields stored one by one, then loaded as vectors) on every job.
-          Source& src = sources.emplace_back();
-          src.codes = rec.codes_offset;
-          src.rc = s == 1;
-          src.peq = Window::kOpen;
-          src.pattern = pi;
-          src.record = static_cast<std::uint32_t>(r);
-          StrandProfile prof;
-          if (s == 1 && first_end_decides && !patterns_.precomputed()) {
-            prof = patterns_.profile_header(pi, strand);
-            src.peq = kDeferred;
-          } else {
-            const std::size_t at = pre_peq_.size();
-            prof = profile_into(pi, strand, pre_peq_);
-            if (pre_peq_.size() != at) src.peq = at;  // built on demand: found after fix_up
-          }
-          const auto& [vp, score] = start_column_[prof.m];
-          pre_jobs_.push_back({prof.peq, nullptr, static_cast<std::uint32_t>(n), prof.m,
-                               prof.classes_hint, vp, score});
-        }
-      }
-      steps += std::uint64_t{last - first} * strands * n;
+      for (std::uint32_t pi = first; pi < last; ++pi)
+        for (unsigned s = 0; s < pre_strands_; ++s)
+          add_job(rec.codes_offset, s == 1, pi, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(n));
+      steps += std::uint64_t{last - first} * pre_strands_ * n;
     }
     pre_records_.push_back(rec);
   }
   auto fix_up = [&] {
     for (std::size_t j = 0; j < pre_jobs_.size(); ++j) {
       pre_jobs_[j].text = (sources[j].rc ? pre_rev_ : pre_fwd_).data() + sources[j].codes;
-      if (sources[j].peq == kDeferred) pre_jobs_[j].peq = nullptr;  // never needed
-      else if (sources[j].peq != Window::kOpen) pre_jobs_[j].peq = pre_peq_.data() + sources[j].peq;
+      if (sources[j].peq != Window::kOpen) pre_jobs_[j].peq = pre_peq_.data() + sources[j].peq;
     }
   };
   fix_up();
 
   // Scan, then group the ends by job (each job's ends come out in increasing position).
-  const std::size_t jobs = pre_jobs_.size();
+  std::size_t jobs = pre_jobs_.size();
   pre_final_.resize(jobs);
   pre_raw_ends_.clear();
   if (pre_counted_) {
@@ -155,43 +148,38 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       if (minima) pre_counters_[j].push(0, static_cast<std::int32_t>(job.score));
       else ++pre_counts_[j];
     }
-    scan_chunked(pre_jobs_.data(), jobs, nullptr, pre_final_.data(), false);
+    scan_chunked(pre_jobs_.data(), jobs, 0, pre_final_.data(), false);
     if (minima)
       for (std::size_t j = 0; j < jobs; ++j) pre_counts_[j] = pre_counters_[j].finish(pre_jobs_[j].len);
     return r;
   }
-  if (!first_end_decides) {
-    scan_chunked(pre_jobs_.data(), jobs, nullptr, pre_final_.data(), false);
-  } else {
-    // has_hit alone, where the first end decides: forward strands first, each stopping at
-    // its first end; a reverse strand only where its forward one found none (has_hit
-    // never looks at it otherwise).
-    sub_index_.clear();
-    for (std::size_t j = 0; j < jobs; j += strands) sub_index_.push_back(static_cast<std::uint32_t>(j));
-    scan_subset(true);
-    if (strands == 2) {
-      thread_local std::vector<std::uint8_t> has_end;
-      has_end.assign(jobs, 0);
-      for (const JobEnd& e : pre_raw_ends_) has_end[e.job] = 1;
-      sub_index_.clear();
-      std::uint32_t rev_encoded = kNoJobs;  // the last record whose reverse codes exist
-      for (std::size_t j = 0; j < jobs; j += 2) {
-        if (has_end[j]) continue;
-        sub_index_.push_back(static_cast<std::uint32_t>(j + 1));
-        if (sources[j + 1].record != rev_encoded) {
-          rev_encoded = sources[j + 1].record;
-          const std::string_view text = pre_records_[rev_encoded].text;
-          kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(text.data()),
-                         text.size(), nullptr, pre_rev_.data() + sources[j + 1].codes + text.size());
-        }
-        if (sources[j + 1].peq == kDeferred) {
-          sources[j + 1].peq = pre_peq_.size();
-          profile_into(sources[j + 1].pattern, Strand::rc, pre_peq_);
-        }
+  scan_chunked(pre_jobs_.data(), jobs, 0, pre_final_.data(), first_end_decides);
+  pre_rc_job_.clear();
+  if (first_end_decides && strands == 2) {
+    // The reverse strands of the forward jobs that found no end, appended and scanned.
+    const std::size_t fwd_jobs = jobs;
+    thread_local std::vector<std::uint8_t> has_end;
+    has_end.assign(fwd_jobs, 0);
+    for (const JobEnd& e : pre_raw_ends_) has_end[e.job] = 1;
+    pre_rc_job_.assign(fwd_jobs, kNoJobs);
+    std::uint32_t rev_encoded = kNoJobs;  // the last record whose reverse codes exist
+    for (std::size_t j = 0; j < fwd_jobs; ++j) {
+      if (has_end[j]) continue;
+      const Source fwd = sources[j];
+      if (fwd.record != rev_encoded) {
+        rev_encoded = fwd.record;
+        const std::string_view text = pre_records_[rev_encoded].text;
+        kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(text.data()),
+                       text.size(), nullptr, pre_rev_.data() + fwd.codes + text.size());
       }
-      fix_up();
-      scan_subset(true);
+      pre_rc_job_[j] = static_cast<std::uint32_t>(pre_jobs_.size());
+      add_job(fwd.codes, true, fwd.pattern, fwd.record, pre_jobs_[j].len);
     }
+    fix_up();
+    jobs = pre_jobs_.size();
+    pre_final_.resize(jobs);
+    scan_chunked(pre_jobs_.data() + fwd_jobs, jobs - fwd_jobs, static_cast<std::uint32_t>(fwd_jobs),
+                 pre_final_.data() + fwd_jobs, true);
   }
   const std::size_t found = pre_raw_ends_.size();
   pre_end_offsets_.assign(jobs + 1, 0);
@@ -207,7 +195,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   return r;
 }
 
-void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, const std::uint32_t* index,
+void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t first_job,
                             JobState* finals, bool first_only) {
   for (std::size_t i0 = 0; i0 < n;) {
     // The kernel needs room for one end per step.
@@ -217,7 +205,7 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, const std::uint3
     if (chunk_ends_.size() < steps) chunk_ends_.resize(steps);
     const std::size_t got = kernel_.scan_jobs(jobs + i0, i1 - i0, options_.k, chunk_ends_.data(),
                                               finals + i0, first_only);
-    if (pre_counted_) {  // counted, not kept (never with an index)
+    if (pre_counted_) {  // counted, not kept (always the whole group, first_job 0)
       if (options_.selection == Selection::all_ends) {
         for (std::size_t e = 0; e < got; ++e) ++pre_counts_[i0 + chunk_ends_[e].job];
       } else {
@@ -231,25 +219,17 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, const std::uint3
     }
     for (std::size_t e = 0; e < got; ++e) {
       JobEnd je = chunk_ends_[e];
-      je.job = index ? index[i0 + je.job] : static_cast<std::uint32_t>(i0 + je.job);
+      je.job += first_job + static_cast<std::uint32_t>(i0);
       pre_raw_ends_.push_back(je);
     }
     i0 = i1;
   }
 }
 
-void Searcher::scan_subset(bool first_only) {
-  sub_jobs_.clear();
-  for (std::uint32_t j : sub_index_) sub_jobs_.push_back(pre_jobs_[j]);
-  sub_final_.resize(sub_jobs_.size());
-  scan_chunked(sub_jobs_.data(), sub_jobs_.size(), sub_index_.data(), sub_final_.data(), first_only);
-  for (std::size_t i = 0; i < sub_index_.size(); ++i) pre_final_[sub_index_[i]] = sub_final_[i];
-}
-
 std::uint32_t Searcher::prescan_job(std::uint32_t pi, Strand strand) const {
-  const unsigned strands = options_.searches_rc() ? 2 : 1;
-  return pre_current_->first_job + (pi - pre_current_->first_pattern) * strands +
-         (strand == Strand::rc ? 1 : 0);
+  const std::uint32_t j = pre_current_->first_job + (pi - pre_current_->first_pattern) * pre_strands_;
+  if (strand == Strand::fwd) return j;
+  return pre_strands_ == 2 ? j + 1 : pre_rc_job_[j];
 }
 
 StrandProfile Searcher::profile_into(std::uint32_t pi, Strand strand, std::vector<std::uint64_t>& out) {
@@ -339,9 +319,8 @@ void Searcher::find_hits(std::uint32_t pi, std::uint64_t text_idx, HitList& out)
 StrandCounts Searcher::count_hits(std::uint32_t pi) {
   StrandCounts counts;
   if (pre_current_ && pre_counted_) {
-    const std::uint32_t j = prescan_job(pi, Strand::fwd);
-    counts.fwd = pre_counts_[j];
-    if (options_.searches_rc()) counts.rc = pre_counts_[j + 1];
+    counts.fwd = pre_counts_[prescan_job(pi, Strand::fwd)];
+    if (options_.searches_rc()) counts.rc = pre_counts_[prescan_job(pi, Strand::rc)];
     return counts;
   }
   for (Strand strand : {Strand::fwd, Strand::rc}) {
@@ -368,9 +347,10 @@ bool Searcher::has_hit(std::uint32_t pi) {
   if (pre_current_ && !options_.n_filter_on()) {
     // A prescanned strand owns its whole record, so any end its scan found is a candidate,
     // and without the N filter a candidate is a hit (DESIGN §3): no collect_ends needed.
-    const std::uint32_t j = prescan_job(pi, Strand::fwd);
-    if (pre_end_offsets_[j + 1] > pre_end_offsets_[j]) return true;
-    if (options_.searches_rc() && pre_end_offsets_[j + 2] > pre_end_offsets_[j + 1]) return true;
+    auto found_end = [&](std::uint32_t j) { return pre_end_offsets_[j + 1] > pre_end_offsets_[j]; };
+    if (found_end(prescan_job(pi, Strand::fwd))) return true;
+    // (A reverse job exists wherever its forward one found no end.)
+    if (options_.searches_rc() && found_end(prescan_job(pi, Strand::rc))) return true;
   }
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;

@@ -111,12 +111,11 @@ class Searcher {
   // The pattern's profile on one strand; a prescanned record reuses its job's words.
   StrandProfile profile_for(std::uint32_t pattern_idx, Strand strand);
   // Scans jobs[0, n) a bounded number of steps at a time, appending their ends to
-  // pre_raw_ends_ with job = index[i] (or i without an index) and their last columns to
-  // finals[i].
-  void scan_chunked(const ScanJob* jobs, std::size_t n, const std::uint32_t* index,
+  // pre_raw_ends_ with job = first_job + i and their last columns to finals[i].
+  void scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t first_job,
                     JobState* finals, bool first_only);
-  // The same for the pre_jobs_ listed in sub_index_.
-  void scan_subset(bool first_only);
+  // The prescan job of the current record for (pattern, strand); kNoJobs for a reverse
+  // strand that was never scanned (its forward strand found an end first).
   std::uint32_t prescan_job(std::uint32_t pattern_idx, Strand strand) const;
   void encode_forward_until(std::uint64_t end);
 
@@ -157,9 +156,9 @@ class Searcher {
   std::vector<PrescanRecord> pre_records_;
   UninitializedVector<std::uint8_t> pre_fwd_, pre_rev_;  // the records' class codes, back to back
   std::vector<ScanJob> pre_jobs_;
-  std::vector<ScanJob> sub_jobs_;           // a subset of pre_jobs_ scanned on its own
-  std::vector<std::uint32_t> sub_index_;    // their indices in pre_jobs_
-  std::vector<JobState> sub_final_;
+  unsigned pre_strands_ = 1;  // jobs per (record, pattern) in record order: 2 = fwd, rc
+  // With one (forward jobs only, see prescan): each forward job's reverse job, or kNoJobs.
+  std::vector<std::uint32_t> pre_rc_job_;
   std::vector<JobState> pre_final_;
   std::vector<JobEnd> pre_raw_ends_;    // the group's ends, job by job in any order
   std::vector<JobEnd> chunk_ends_;      // the kernel's output for one chunk of jobs
