@@ -61,7 +61,7 @@ void add_common_options(CLI::App& cmd, RunConfig& c) {
                  "auto (fastest this CPU runs), scalar, avx2 or avx512")
       ->check(CLI::IsMember({"auto", "scalar", "avx2", "avx512"}))
       ->capture_default_str();
-  cmd.add_option("--batch-bases", c.batch_bases, "Residues per work batch")
+  cmd.add_option("--batch-bases", c.batch_bases, "Residues per work task at most (hits takes fewer where hits are dense)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_flag("-q,--quiet", c.quiet, "Log errors only");

@@ -6,6 +6,7 @@
 #include <tbb/parallel_pipeline.h>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <memory>
 #include <string>
@@ -259,11 +260,42 @@ class LongRecordAssembler {
   std::string formatted_;
 };
 
+// How many residues the next task takes: --batch-bases, or fewer where the hits are so
+// dense that a task of that size would hold more than kHitBudget hit rows (`trawl hits`
+// with a short pattern can find one every other base: 1 MiB batches held ~55 MiB of hits
+// each, half a GiB in flight at two threads, and ran slower for it). Fed by the output
+// stage after every task, read by the input stage. Hit rows are the only results that grow
+// with density, so only `hits` adapts; it starts small and at most doubles per task, as
+// the first tasks are read before any is written. Output never depends on task sizes (runs
+// are independent, DESIGN §3), so this changes only memory and speed.
+class TaskSizer {
+ public:
+  static constexpr std::uint64_t kHitBudget = 1 << 16;
+  static constexpr std::uint64_t kMinBases = 1 << 14;
+
+  TaskSizer(std::uint64_t batch_bases, bool adaptive)
+      : max_(batch_bases), min_(std::min(kMinBases, batch_bases)),
+        now_(adaptive ? min_ : batch_bases) {}
+  std::uint64_t bases() const { return now_.load(std::memory_order_relaxed); }
+  // A task of `task_bases` residues yielded `hits` hit rows: size the next ones for that
+  // density.
+  void observe(std::uint64_t task_bases, std::uint64_t hits) {
+    if (task_bases == 0) return;
+    const std::uint64_t fit = hits == 0 ? max_ : task_bases * kHitBudget / hits;
+    now_.store(std::clamp(std::min(fit, 2 * bases()), min_, max_), std::memory_order_relaxed);
+  }
+
+ private:
+  const std::uint64_t max_, min_;
+  std::atomic<std::uint64_t> now_;
+};
+
 // The serial input stage: batches of whole records, and the window tasks of long records.
 class TaskSource {
  public:
-  TaskSource(FastxReader& reader, const PatternSet& patterns, const PipelineOptions& opt)
-      : reader_(reader), patterns_(patterns), opt_(opt) {}
+  TaskSource(FastxReader& reader, const PatternSet& patterns, const PipelineOptions& opt,
+             const TaskSizer& sizer)
+      : reader_(reader), patterns_(patterns), opt_(opt), sizer_(sizer) {}
 
   // Fills `b` with the next task; false at the end of the input.
   bool next(Batch& b) {
@@ -272,9 +304,10 @@ class TaskSource {
     b.error = nullptr;
     if (long_ && emit_window(b)) return true;
     b.is_window = false;
+    const std::uint64_t batch_bases = sizer_.bases();
     // FASTA records are only cut out here and parsed by the parallel stage, so reading
     // keeps up with many threads.
-    if (reader_.next_chunk(b.chunk, opt_.batch_bases)) {
+    if (reader_.next_chunk(b.chunk, batch_bases)) {
       b.has_chunk = true;
       b.records.first_record = next_record_;
       next_record_ += b.chunk.records;
@@ -283,9 +316,9 @@ class TaskSource {
     }
     b.records.first_record = next_record_;
     bool took_long = false;
-    while (b.records.bases() < opt_.batch_bases && reader_.next(b.records)) {
+    while (b.records.bases() < batch_bases && reader_.next(b.records)) {
       const std::size_t last = b.records.size() - 1;
-      if (b.records.seq(last).size() > opt_.batch_bases) {
+      if (b.records.seq(last).size() > batch_bases) {
         take_long_record(b.records);  // sets next_record_ past the long record
         took_long = true;
         break;
@@ -359,7 +392,7 @@ class TaskSource {
     t.record = long_;
     t.pattern = pattern_;
     const std::uint64_t n = long_->seq.size();
-    const std::uint64_t size = opt_.batch_bases;
+    const std::uint64_t size = sizer_.bases();
     t.window.begin = window_begin_;
     t.window.end = window_begin_ + size < n ? window_begin_ + size : Window::kOpen;
     t.last_window = t.window.end == Window::kOpen || no_pattern_;
@@ -372,6 +405,7 @@ class TaskSource {
       b.input_mark = reader_.mark();
     } else {
       const bool last_pattern = pattern_ + 1 == pattern_end_;
+      // (opt_.batch_bases: the largest window any task of this record may have.)
       const std::uint64_t behind = opt_.batch_bases + patterns_.max_length();
       b.input_mark = mark_in_long_record(last_pattern && t.window.begin > behind ? t.window.begin - behind : 0);
     }
@@ -389,6 +423,7 @@ class TaskSource {
   FastxReader& reader_;
   const PatternSet& patterns_;
   const PipelineOptions& opt_;
+  const TaskSizer& sizer_;
   std::uint64_t next_record_ = 0;
   std::shared_ptr<const LongRecord> long_;
   std::uint32_t pattern_ = 0, pattern_end_ = 0;
@@ -416,7 +451,8 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   }
   tbb::enumerable_thread_specific<Searcher> searchers(
       [&] { return Searcher(patterns, options, kernel); });
-  TaskSource source(reader, patterns, opt);
+  TaskSizer sizer(opt.batch_bases, opt.shape.command == Command::hits);
+  TaskSource source(reader, patterns, opt, sizer);
   LongRecordAssembler assembler(patterns, opt, options.k, sink);
 
   RunStats stats;
@@ -462,6 +498,14 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
           tbb::make_filter<Batch*, void>(
               tbb::filter_mode::serial_in_order, [&](Batch* b) {
                 if (b->error) std::rethrow_exception(b->error);
+                if (opt.shape.command == Command::hits) {
+                  const Window& w = b->task.window;
+                  const std::uint64_t bases =
+                      !b->is_window ? b->records.bases()
+                      : w.end == Window::kOpen ? b->task.record->seq.size() - std::min<std::uint64_t>(w.begin, b->task.record->seq.size())
+                                               : w.end - w.begin;
+                  sizer.observe(bases, b->results.hits.hits.size());
+                }
                 if (b->is_window) {
                   stats.hits += assembler.add(*b);
                   FastxReader::release(b->input_mark);

@@ -117,3 +117,45 @@ TEST_CASE("output is identical for every thread count and batch size, windows in
   std::remove(path);
   MESSAGE("pipeline invariance: " << configs << " runs compared byte for byte");
 }
+
+// Dense hits make `hits` tasks smaller than --batch-bases (and windows of one long record
+// of different sizes, growing back after it); the output must not notice.
+TEST_CASE("tasks sized by hit density give the same output as fixed sizes") {
+  char path[] = "/tmp/trawl_pipeline_dense_XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  close(fd);
+  std::mt19937_64 rng(20261203);
+  auto letters = [&](std::size_t n, const char* from) {
+    std::string s(n, ' ');
+    for (char& c : s) c = from[rng() % 2];
+    return s;
+  };
+  std::string ab;
+  for (int i = 0; i < 150000; ++i) ab += "ab";
+  {
+    std::ofstream f(path);
+    f << ">sparse0\n" << letters(100000, "cd") << "\n";  // no hits: tasks grow
+    f << ">dense_long\n" << ab << "\n";                  // 150,000 hits in one record
+    for (int r = 0; r < 200; ++r) f << ">short" << r << "\n" << ab.substr(0, 128) << "\n";
+    f << ">sparse1\n" << letters(50000, "cd") << "\n";
+    for (int r = 0; r < 50; ++r) f << ">mixed" << r << "\n" << letters(3000, "cd") << ab.substr(0, 2000) << "\n";
+  }
+  SearchOptions opt;
+  opt.alphabet.alphabet = Alphabet::ascii;
+  opt.both_strands = false;
+  opt.k = 0;
+  const PatternSet patterns({{"ab", "ab"}}, opt);
+  const ResultShape shape{Command::hits};
+  // 16 KiB fixed: the smallest size the density rule picks, so it never adapts.
+  const std::string fixed = run(path, patterns, opt, shape, 1, 1 << 14, false);
+  std::size_t rows = 0;
+  for (char c : fixed) rows += c == '\n';
+  CHECK(rows == 1 + 150000 + 200 * 64 + 50 * 1000);
+  for (int threads : {1, 2, 8}) {
+    CAPTURE(threads);
+    CHECK(run(path, patterns, opt, shape, threads, 1 << 20, false) == fixed);
+    CHECK(run(path, patterns, opt, shape, threads, 1 << 18, false) == fixed);
+  }
+  std::remove(path);
+}
