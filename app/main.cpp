@@ -1,15 +1,15 @@
 // trawl's entry point: wiring, logging and the mapping of errors to exit codes (SPEC §8):
 // 0 finished, 1 runtime failure, 2 usage error; a closed downstream pipe ends quietly with 0.
 #include <spdlog/sinks/stdout_color_sinks.h>
+#include <fcntl.h>
 #include <spdlog/spdlog.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
-#include <charconv>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -57,9 +57,52 @@ void install_signal_handlers() {
   sigaction(SIGBUS, &bus, nullptr);
 }
 
-// Loads the patterns straight into `patterns` (no second copy of millions of them).
-// Invalid letters and empty pattern files are usage errors.
-void load_patterns(const RunConfig& c, PatternSet& patterns) {
+// A pattern list's bytes: the file mapped where it is a regular file (no copy), else read
+// whole (a pipe, `-l <(...)`).
+class ListText {
+ public:
+  explicit ListText(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) {
+        mapped_ = {static_cast<const char*>(p), static_cast<std::size_t>(st.st_size)};
+        ::close(fd);
+        return;
+      }
+    }
+    char block[1 << 16];
+    for (;;) {
+      const ssize_t got = ::read(fd, block, sizeof block);
+      if (got == 0) break;
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        const int err = errno;
+        ::close(fd);
+        throw InputError(path + ": read error: " + std::strerror(err));
+      }
+      read_.append(block, static_cast<std::size_t>(got));
+    }
+    ::close(fd);
+  }
+  ~ListText() {
+    if (!mapped_.empty()) ::munmap(const_cast<char*>(mapped_.data()), mapped_.size());
+  }
+  ListText(const ListText&) = delete;
+  ListText& operator=(const ListText&) = delete;
+  std::string_view text() const { return mapped_.empty() ? std::string_view(read_) : mapped_; }
+
+ private:
+  std::string_view mapped_;
+  std::string read_;
+};
+
+// Loads the patterns straight into `patterns` (no second copy of millions of them), a
+// pattern list on up to `threads` threads. Invalid letters and empty pattern files are
+// usage errors.
+void load_patterns(const RunConfig& c, PatternSet& patterns, int threads) {
   const int sources = !c.inline_patterns.empty() + !c.pattern_fasta.empty() +
                       !c.pattern_list.empty();
   if (sources == 0) throw UsageError("no patterns: give -p SEQ, -f FILE or -l FILE");
@@ -83,54 +126,20 @@ void load_patterns(const RunConfig& c, PatternSet& patterns) {
       batch.clear();
     }
   } else {
-    std::ifstream in(c.pattern_list, std::ios::binary);
-    if (!in) throw InputError(c.pattern_list + ": cannot open: " + std::strerror(errno));
-    std::error_code size_error;
-    const auto bytes = std::filesystem::file_size(c.pattern_list, size_error);
-    if (!size_error) patterns.reserve(static_cast<std::size_t>(bytes));
-    // Big blocks split with memchr: millions of patterns
-    // (--paired) load before the search starts, so this is serial time.
-    std::vector<char> block(std::size_t{1} << 20);
-    std::string line;  // a line cut by a block boundary
-    // The id is the line number, kept as decimal digits that count up in place (to_chars
-    // per line was an eighth of loading a list).
-    char id[24];
-    char* const id_end = id + sizeof id;
-    char* id_begin = id_end - 1;
-    *id_begin = '0';
-    auto next_line_number = [&] {
-      char* d = id_end - 1;
-      while (d >= id_begin && *d == '9') *d-- = '0';
-      if (d < id_begin) *--id_begin = '1';
-      else ++*d;
-    };
-    auto take = [&](const char* begin, std::size_t len) {
-      next_line_number();
-      if (len > 0 && begin[len - 1] == '\r') --len;
-      if (len == 0) return;
-      add(std::string_view(id_begin, static_cast<std::size_t>(id_end - id_begin)), std::string_view(begin, len));
-    };
-    while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0) {
-      const char* p = block.data();
-      const char* const e = p + in.gcount();
-      while (p < e) {
-        const auto* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)));
-        if (!nl) {
-          line.append(p, e);
-          break;
-        }
-        if (line.empty()) {
-          take(p, static_cast<std::size_t>(nl - p));
-        } else {
-          line.append(p, nl);
-          take(line.data(), line.size());
-          line.clear();
-        }
-        p = nl + 1;
-      }
+    const ListText list(c.pattern_list);
+    // Pieces of about 1 MiB, at least one per thread, loaded in parallel: millions of
+    // patterns (--paired) load before the search starts.
+    const std::size_t parts = std::max<std::size_t>(
+        list.text().size() < (std::size_t{1} << 20) ? 1 : 4 * static_cast<std::size_t>(threads),
+        list.text().size() >> 20);
+    try {
+      patterns.add_list(list.text(), parts, [threads](std::size_t count, const std::function<void(std::size_t)>& body) {
+        if (threads > 1 && count > 1) for_each_in_parallel(count, threads, body);
+        else for (std::size_t i = 0; i < count; ++i) body(i);
+      });
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
     }
-    if (in.bad()) throw InputError(c.pattern_list + ": read error");
-    if (!line.empty()) take(line.data(), line.size());  // no final newline
   }
   if (patterns.size() == 0) {
     const std::string& file = c.pattern_fasta.empty() ? c.pattern_list : c.pattern_fasta;
@@ -154,8 +163,10 @@ int run(RunConfig& c) {
   if (!c.max_n_frac_given) opt.max_n_frac = opt.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
   if (std::string err = validate(opt); !err.empty()) throw UsageError(err);
   // --paired searches each pattern once: build its profile then rather than keep millions.
+  const int threads = c.threads > 0 ? c.threads
+                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   PatternSet patterns(opt, c.paired ? 0 : PatternSet::kPrecomputeLimit);
-  load_patterns(c, patterns);
+  load_patterns(c, patterns, threads);
   std::uint32_t min_len = UINT32_MAX;
   for (std::size_t i = 0; i < patterns.size(); ++i)
     min_len = std::min<std::uint32_t>(min_len, static_cast<std::uint32_t>(patterns.pattern(i).seq.size()));
@@ -163,8 +174,6 @@ int run(RunConfig& c) {
     spdlog::warn("k = {} is not below the shortest pattern length {}: every position matches",
                  opt.k, min_len);
 
-  const int threads = c.threads > 0 ? c.threads
-                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const KernelFns* chosen = find_kernel(c.kernel);
   if (!chosen) throw UsageError("--kernel " + c.kernel + ": this CPU does not support it");
   const KernelFns& kernel = *chosen;

@@ -3,7 +3,9 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -36,10 +38,9 @@ PatternSet::PatternSet(const std::vector<Pattern>& patterns, const SearchOptions
   finish();
 }
 
-void PatternSet::add(std::string_view id, std::string_view seq) {
-  if (seq.empty()) throw std::invalid_argument("pattern '" + std::string(id) + "' is empty");
-  // Local pointers: stores through char* may alias any member, so the loops below would
-  // otherwise reload them for every byte (loading millions of patterns is serial work).
+bool PatternSet::all_valid(std::string_view seq) const {
+  // Local pointer: stores through char* may alias any member, so the loop would otherwise
+  // reload it for every byte (loading millions of patterns is serial work).
   const bool* valid = valid_.data();
   // Four independent chains: one would add a dependent step per byte.
   unsigned ok[4] = {1, 1, 1, 1};
@@ -48,49 +49,190 @@ void PatternSet::add(std::string_view id, std::string_view seq) {
   for (; i + 4 <= seq.size(); i += 4)
     for (unsigned j = 0; j < 4; ++j) ok[j] &= valid[bytes[i + j]];
   for (; i < seq.size(); ++i) ok[0] &= valid[bytes[i]];
-  const bool all_valid = (ok[0] & ok[1] & ok[2] & ok[3]) != 0;
-  if (!all_valid) {
-    const auto bad = find_invalid_pattern_byte(alphabet_.alphabet, seq);
-    auto b = static_cast<unsigned char>(seq[*bad]);
-    std::string shown = (b >= 0x21 && b < 0x7f) ? std::string(1, static_cast<char>(b))
-                                                : "byte " + std::to_string(b);
-    throw std::invalid_argument("pattern '" + std::string(id) + "' has invalid " +
-                                std::string(alphabet_name(alphabet_.alphabet)) +
-                                " character '" + shown + "' at position " +
-                                std::to_string(*bad + 1));
-  }
-  ids_ += id;
+  return (ok[0] & ok[1] & ok[2] & ok[3]) != 0;
+}
+
+std::string PatternSet::invalid_reason(std::string_view id, std::string_view seq) const {
+  if (seq.empty()) return "pattern '" + std::string(id) + "' is empty";
+  if (all_valid(seq)) return {};
+  const auto bad = find_invalid_pattern_byte(alphabet_.alphabet, seq);
+  auto b = static_cast<unsigned char>(seq[*bad]);
+  std::string shown = (b >= 0x21 && b < 0x7f) ? std::string(1, static_cast<char>(b))
+                                              : "byte " + std::to_string(b);
+  return "pattern '" + std::string(id) + "' has invalid " +
+         std::string(alphabet_name(alphabet_.alphabet)) + " character '" + shown +
+         "' at position " + std::to_string(*bad + 1);
+}
+
+void PatternSet::add(std::string_view id, std::string_view seq) {
+  if (seq.empty() || !all_valid(seq)) throw std::invalid_argument(invalid_reason(id, seq));
+  ids_.insert(ids_.end(), id.begin(), id.end());
   id_offsets_.push_back(ids_.size());
-  seqs_ += seq;
+  seqs_.insert(seqs_.end(), seq.begin(), seq.end());
   seq_offsets_.push_back(seqs_.size());
   max_length_ = std::max(max_length_, static_cast<std::uint32_t>(seq.size()));
 }
 
 namespace {
-// Asks for transparent huge pages under a big reservation: millions of patterns would
-// otherwise fault in (and clear) their arrays 4 KiB at a time, serial time before the
-// search starts (about a tenth of loading a list of 262,144 patterns).
+// Asks for transparent huge pages under a big array: millions of patterns would otherwise
+// fault in (and clear) their arrays 4 KiB at a time (about a tenth of loading a list of
+// 262,144 patterns).
 void advise_huge_pages(const void* data, std::size_t bytes) {
   constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
   const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
   const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
   if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
+
+std::uint64_t decimal_digits(std::uint64_t v) {
+  std::uint64_t d = 1;
+  for (; v >= 10; v /= 10) ++d;
+  return d;
+}
+
+// Digits of all the numbers in [from, to), a decade at a time.
+std::uint64_t decimal_digits_in(std::uint64_t from, std::uint64_t to) {
+  std::uint64_t total = 0;
+  for (std::uint64_t decade = 1, d = 1; from < to; decade *= 10, ++d) {
+    const std::uint64_t top = decade * 10;  // numbers below it have at most d digits
+    if (from >= top) continue;
+    const std::uint64_t end = std::min(to, top);
+    total += (end - from) * d;
+    from = end;
+  }
+  return total;
+}
+
+// Calls line(begin, length, index) for every line of [begin, end) ('\r' before '\n' dropped,
+// a last line without '\n' included); stops early where it returns false.
+template <class Line>
+void for_each_line(const char* begin, const char* end, Line line) {
+  for (std::uint64_t index = 0; begin < end; ++index) {
+    const auto* nl = static_cast<const char*>(std::memchr(begin, '\n', static_cast<std::size_t>(end - begin)));
+    const char* stop = nl ? nl : end;
+    std::size_t len = static_cast<std::size_t>(stop - begin);
+    if (len > 0 && begin[len - 1] == '\r') --len;
+    if (!line(begin, len, index)) return;
+    begin = nl ? nl + 1 : end;
+  }
+}
+
 }  // namespace
 
-void PatternSet::reserve(std::size_t bytes) {
-  seqs_.reserve(bytes);
-  // Generous guesses (a pattern line rarely holds fewer than 8 bytes, an id rarely more than
-  // half of its line): the reservation is address space until filled, while growing by
-  // doubling would copy and fault in every intermediate size.
-  ids_.reserve(bytes / 2);
-  id_offsets_.reserve(bytes / 8 + 1);
-  seq_offsets_.reserve(bytes / 8 + 1);
-  advise_huge_pages(seqs_.data(), seqs_.capacity());
-  advise_huge_pages(ids_.data(), ids_.capacity());
-  advise_huge_pages(id_offsets_.data(), id_offsets_.capacity() * sizeof(std::uint64_t));
-  advise_huge_pages(seq_offsets_.data(), seq_offsets_.capacity() * sizeof(std::uint64_t));
+void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEach& for_each) {
+  struct Piece {
+    const char* begin = nullptr;
+    const char* end = nullptr;
+    // Pass 1: its lines, patterns and letters, and which lines are blank (their numbers are
+    // not ids, which fixes the id bytes).
+    std::uint64_t lines = 0, patterns = 0, letters = 0;
+    std::vector<std::uint64_t> blank;
+    // Where its lines, patterns, letters and id bytes start.
+    std::uint64_t first_line = 0, first_pattern = 0, seq_at = 0, id_at = 0;
+    std::uint32_t max_length = 0;
+    std::string error;  // the first invalid pattern of the piece
+  };
+  // Pieces start after a line end, so no line is cut.
+  std::vector<Piece> pieces;
+  const char* const text_end = text.data() + text.size();
+  const char* at = text.data();
+  parts = std::max<std::size_t>(1, parts);
+  for (std::size_t i = 0; i < parts && at < text_end; ++i) {
+    const char* end = i + 1 == parts ? text_end : text.data() + text.size() * (i + 1) / parts;
+    if (end < at) end = at;
+    if (end < text_end) {
+      const auto* nl = static_cast<const char*>(std::memchr(end, '\n', static_cast<std::size_t>(text_end - end)));
+      end = nl ? nl + 1 : text_end;
+    }
+    if (end > at) {
+      Piece& p = pieces.emplace_back();
+      p.begin = at;
+      p.end = end;
+    }
+    at = end;
+  }
+  for_each(pieces.size(), [&](std::size_t i) {
+    Piece& p = pieces[i];
+    for_each_line(p.begin, p.end, [&](const char*, std::size_t len, std::uint64_t index) {
+      ++p.lines;
+      if (len == 0) p.blank.push_back(index);
+      else p.letters += len;
+      return true;
+    });
+    p.patterns = p.lines - p.blank.size();
+  });
+  // Lay the pieces out one after the other behind what the set holds.
+  const std::size_t old_ids = ids_.size(), old_seqs = seqs_.size(), old_count = size();
+  std::uint64_t line = 1, pattern = old_count, seq_at = old_seqs, id_at = old_ids;
+  for (Piece& p : pieces) {
+    p.first_line = line;
+    p.first_pattern = pattern;
+    p.seq_at = seq_at;
+    p.id_at = id_at;
+    std::uint64_t id_bytes = decimal_digits_in(line, line + p.lines);
+    for (std::uint64_t b : p.blank) id_bytes -= decimal_digits(line + b);
+    line += p.lines;
+    pattern += p.patterns;
+    seq_at += p.letters;
+    id_at += id_bytes;
+  }
+  seqs_.resize(seq_at);
+  ids_.resize(id_at);
+  seq_offsets_.resize(pattern + 1);
+  id_offsets_.resize(pattern + 1);
+  advise_huge_pages(seqs_.data(), seqs_.size());
+  advise_huge_pages(ids_.data(), ids_.size());
+  advise_huge_pages(seq_offsets_.data(), seq_offsets_.size() * sizeof(std::uint64_t));
+  advise_huge_pages(id_offsets_.data(), id_offsets_.size() * sizeof(std::uint64_t));
+  for_each(pieces.size(), [&](std::size_t i) {
+    Piece& p = pieces[i];
+    char* seq_out = seqs_.data() + p.seq_at;
+    char* id_out = ids_.data() + p.id_at;
+    std::uint64_t* seq_end = seq_offsets_.data() + p.first_pattern + 1;
+    std::uint64_t* id_end = id_offsets_.data() + p.first_pattern + 1;
+    // The line number as decimal digits that count up in place (to_chars per line was an
+    // eighth of loading a list).
+    char number[24];
+    char* const number_end = number + sizeof number;
+    char* number_begin = std::to_chars(number, number_end, p.first_line).ptr;
+    number_begin = std::copy_backward(number, number_begin, number_end);
+    bool first = true;
+    for_each_line(p.begin, p.end, [&](const char* begin, std::size_t len, std::uint64_t) {
+      if (!first) {
+        char* d = number_end - 1;
+        while (d >= number_begin && *d == '9') *d-- = '0';
+        if (d < number_begin) *--number_begin = '1';
+        else ++*d;
+      }
+      first = false;
+      if (len == 0) return true;
+      const std::string_view seq(begin, len);
+      const std::string_view id(number_begin, static_cast<std::size_t>(number_end - number_begin));
+      if (!all_valid(seq)) {
+        p.error = invalid_reason(id, seq);
+        return false;
+      }
+      std::memcpy(seq_out, begin, len);
+      seq_out += len;
+      std::memcpy(id_out, id.data(), id.size());
+      id_out += id.size();
+      *seq_end++ = static_cast<std::uint64_t>(seq_out - seqs_.data());
+      *id_end++ = static_cast<std::uint64_t>(id_out - ids_.data());
+      p.max_length = std::max(p.max_length, static_cast<std::uint32_t>(len));
+      return true;
+    });
+  });
+  for (const Piece& p : pieces) {
+    if (p.error.empty()) continue;
+    seqs_.resize(old_seqs);
+    ids_.resize(old_ids);
+    seq_offsets_.resize(old_count + 1);
+    id_offsets_.resize(old_count + 1);
+    throw std::invalid_argument(p.error);
+  }
+  for (const Piece& p : pieces) max_length_ = std::max(max_length_, p.max_length);
 }
+
 
 void PatternSet::finish() {
   std::size_t bytes = 0;

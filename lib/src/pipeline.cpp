@@ -3,6 +3,7 @@
 #include <tbb/concurrent_queue.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
 
 #include <algorithm>
@@ -531,6 +532,12 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
                      std::to_string(patterns.size()) + " patterns and " +
                      std::to_string(stats.records) + " records");
   return stats;
+}
+
+void for_each_in_parallel(std::size_t count, int threads, const std::function<void(std::size_t)>& body) {
+  tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                  static_cast<std::size_t>(threads < 1 ? 1 : threads));
+  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t i) { body(i); });
 }
 
 }  // namespace trawl

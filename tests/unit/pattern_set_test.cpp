@@ -3,7 +3,9 @@
 // alphabet and for lengths around the 16-position groups and 64-bit words of the builder.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -74,6 +76,91 @@ TEST_CASE("pattern profiles match their definition bit for bit") {
                 CHECK((words[std::size_t{c} * a.words + a.words - 1] >> (seq.size() % 64)) == 0);
             }
         }
+      }
+    }
+  }
+}
+
+// add_list must give exactly what add() gives line by line (ids = 1-based line numbers,
+// blank lines skipped but counted, "\r\n" endings, a last line without '\n'), for any number
+// of pieces and in whatever order the pieces run; an invalid pattern is reported as add()
+// reports it, the first one of the list, and leaves the set as it was.
+TEST_CASE("pattern lists load the same in any number of pieces") {
+  std::mt19937_64 rng(20261203);
+  SearchOptions options;
+  options.alphabet = {Alphabet::dna, false};
+  auto sequential = [](std::size_t count, const std::function<void(std::size_t)>& body) {
+    for (std::size_t i = 0; i < count; ++i) body(i);
+  };
+  auto backwards = [](std::size_t count, const std::function<void(std::size_t)>& body) {
+    for (std::size_t i = count; i > 0; --i) body(i - 1);
+  };
+  for (int iter = 0; iter < 40; ++iter) {
+    CAPTURE(iter);
+    const std::size_t lines = iter < 4 ? static_cast<std::size_t>(iter) : 1 + rng() % 1500;
+    std::string text;
+    std::vector<std::string> line_seqs;
+    for (std::size_t l = 0; l < lines; ++l) {
+      std::string seq(rng() % 4 == 0 ? 0 : 1 + rng() % 30, 'A');
+      for (char& ch : seq) ch = "ACGT"[rng() % 4];
+      line_seqs.push_back(seq);
+      text += seq;
+      if (l + 1 < lines || rng() % 2) text += rng() % 5 == 0 ? "\r\n" : "\n";
+    }
+    const bool invalid = iter % 3 == 2 && lines > 0;
+    std::size_t bad_line = 0;
+    if (invalid) {
+      // Two bad lines: the first one must be named.
+      std::vector<std::size_t> starts;
+      std::size_t at = 0;
+      for (std::size_t l = 0; l < lines; ++l) {
+        if (!line_seqs[l].empty()) starts.push_back(l);
+      }
+      if (starts.empty()) continue;
+      bad_line = starts[rng() % starts.size()];
+      for (std::size_t l = 0; l < bad_line; ++l) at = text.find('\n', at) + 1;
+      text[at] = 'X';
+      line_seqs[bad_line][0] = 'X';
+      const std::size_t later = text.rfind('A');
+      if (later != std::string::npos && later > at) text[later] = 'Z';
+    }
+    // The reference: add() per line, after one pattern that was there before.
+    PatternSet expected(options);
+    expected.add("before", "ACGT");
+    std::string expected_error;
+    try {
+      for (std::size_t l = 0; l < lines; ++l)
+        if (!line_seqs[l].empty()) expected.add(std::to_string(l + 1), line_seqs[l]);
+    } catch (const std::invalid_argument& e) {
+      expected_error = e.what();
+    }
+    CHECK(expected_error.empty() == !invalid);
+    for (std::size_t parts : {1, 2, 3, 7, 64}) {
+      for (bool reverse : {false, true}) {
+        CAPTURE(parts);
+        CAPTURE(reverse);
+        PatternSet got(options);
+        got.add("before", "ACGT");
+        std::string error;
+        try {
+          got.add_list(text, parts, reverse ? PatternSet::ForEach(backwards) : PatternSet::ForEach(sequential));
+        } catch (const std::invalid_argument& e) {
+          error = e.what();
+        }
+        CHECK(error == expected_error);
+        if (invalid) {
+          REQUIRE(got.size() == 1);  // unchanged
+          CHECK(got.pattern(0).id == "before");
+          continue;
+        }
+        REQUIRE(got.size() == expected.size());
+        CHECK(got.max_length() == expected.max_length());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          CHECK(got.pattern(i).id == expected.pattern(i).id);
+          CHECK(got.pattern(i).seq == expected.pattern(i).seq);
+        }
+        got.add("after", "GG");  // the set goes on growing as usual
+        CHECK(got.pattern(got.size() - 1).id == "after");
       }
     }
   }

@@ -4,11 +4,13 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "trawl/search_options.h"
+#include "trawl/uninitialized_vector.h"
 
 namespace trawl {
 
@@ -66,15 +68,20 @@ class PatternSet {
   // construct with no patterns, add() each, then finish() once before searching.
   PatternSet(const SearchOptions& options, std::size_t precompute_limit = kPrecomputeLimit);
   void add(std::string_view id, std::string_view seq);  // validates; throws as above
-  // Room for about `bytes` of pattern letters (e.g. the size of a pattern file), so loading
-  // millions of patterns does not copy the arenas over and over.
-  void reserve(std::size_t bytes);
+  // Runs body(0), ..., body(count - 1), possibly at the same time (see add_list).
+  using ForEach = std::function<void(std::size_t count, const std::function<void(std::size_t)>& body)>;
+  // Adds the patterns of a pattern list: one per line ("\n" or "\r\n", the last line may lack
+  // it), blank lines skipped, each named by its 1-based line number, exactly as add() would
+  // one by one. The text is cut at line ends into `parts` pieces that `for_each` may load at
+  // the same time (millions of --paired patterns are serial time before the search starts).
+  // Throws as add() for the first invalid pattern of the list, leaving the set unchanged.
+  void add_list(std::string_view text, std::size_t parts, const ForEach& for_each);
   void finish();
 
   std::size_t size() const { return seq_offsets_.size() - 1; }
   PatternView pattern(std::size_t i) const {
-    return {std::string_view(ids_).substr(id_offsets_[i], id_offsets_[i + 1] - id_offsets_[i]),
-            std::string_view(seqs_).substr(seq_offsets_[i], seq_offsets_[i + 1] - seq_offsets_[i])};
+    return {std::string_view(ids_.data() + id_offsets_[i], id_offsets_[i + 1] - id_offsets_[i]),
+            std::string_view(seqs_.data() + seq_offsets_[i], seq_offsets_[i + 1] - seq_offsets_[i])};
   }
   // The profile of pattern i on one strand. Small sets keep every profile precomputed;
   // very large ones (e.g. one pattern per record with --paired) build it on demand at the
@@ -107,8 +114,13 @@ class PatternSet {
   // --paired patterns are built per record, so this is a hot path.
   std::array<ClassPlanes, 2> planes_{};
   std::array<bool, 256> valid_{};  // allowed in a pattern
-  std::string ids_, seqs_;         // arenas
-  std::vector<std::uint64_t> id_offsets_{0}, seq_offsets_{0};
+  // Why `seq` is not a valid pattern (named `id`), or empty where it is.
+  std::string invalid_reason(std::string_view id, std::string_view seq) const;
+  bool all_valid(std::string_view seq) const;
+
+  // Arenas; uninitialized growth, as add_list sizes them first and fills them in parallel.
+  UninitializedVector<char> ids_, seqs_;
+  UninitializedVector<std::uint64_t> id_offsets_{0}, seq_offsets_{0};
   bool precomputed_ = false;
   std::vector<std::uint64_t> peq_;          // precomputed profiles, back to back
   std::vector<std::uint64_t> peq_offsets_;  // [2i] forward, [2i+1] rc
