@@ -93,6 +93,15 @@ class ListText {
   ListText(const ListText&) = delete;
   ListText& operator=(const ListText&) = delete;
   std::string_view text() const { return mapped_.empty() ? std::string_view(read_) : mapped_; }
+  // Drops the mapped pages wholly inside `piece` from resident memory (they are read again
+  // from the page cache if touched again); a list read into memory stays.
+  void release(std::string_view piece) const {
+    if (mapped_.empty()) return;
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto from = (reinterpret_cast<std::uintptr_t>(piece.data()) + page - 1) & ~(page - 1);
+    const auto to = reinterpret_cast<std::uintptr_t>(piece.data() + piece.size()) & ~(page - 1);
+    if (to > from) (void)::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  }
 
  private:
   std::string_view mapped_;
@@ -136,7 +145,7 @@ void load_patterns(const RunConfig& c, PatternSet& patterns, int threads) {
       patterns.add_list(list.text(), parts, [threads](std::size_t count, const std::function<void(std::size_t)>& body) {
         if (threads > 1 && count > 1) for_each_in_parallel(count, threads, body);
         else for (std::size_t i = 0; i < count; ++i) body(i);
-      });
+      }, [&list](std::string_view piece) { list.release(piece); });
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }

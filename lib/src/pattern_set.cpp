@@ -119,7 +119,8 @@ void for_each_line(const char* begin, const char* end, Line line) {
 
 }  // namespace
 
-void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEach& for_each) {
+void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEach& for_each,
+                          const std::function<void(std::string_view piece)>& read) {
   struct Piece {
     const char* begin = nullptr;
     const char* end = nullptr;
@@ -160,6 +161,7 @@ void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEac
       return true;
     });
     p.patterns = p.lines - p.blank.size();
+    if (read) read({p.begin, static_cast<std::size_t>(p.end - p.begin)});
   });
   // Lay the pieces out one after the other behind what the set holds.
   const std::size_t old_ids = ids_.size(), old_seqs = seqs_.size(), old_count = size();
@@ -221,6 +223,7 @@ void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEac
       p.max_length = std::max(p.max_length, static_cast<std::uint32_t>(len));
       return true;
     });
+    if (read) read({p.begin, static_cast<std::size_t>(p.end - p.begin)});
   });
   for (const Piece& p : pieces) {
     if (p.error.empty()) continue;

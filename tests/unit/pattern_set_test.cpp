@@ -142,12 +142,15 @@ TEST_CASE("pattern lists load the same in any number of pieces") {
         PatternSet got(options);
         got.add("before", "ACGT");
         std::string error;
+        std::size_t read_bytes = 0;  // each pass reports every piece once
         try {
-          got.add_list(text, parts, reverse ? PatternSet::ForEach(backwards) : PatternSet::ForEach(sequential));
+          got.add_list(text, parts, reverse ? PatternSet::ForEach(backwards) : PatternSet::ForEach(sequential),
+                       [&](std::string_view piece) { read_bytes += piece.size(); });
         } catch (const std::invalid_argument& e) {
           error = e.what();
         }
         CHECK(error == expected_error);
+        if (!invalid) CHECK(read_bytes == 2 * text.size());
         if (invalid) {
           REQUIRE(got.size() == 1);  // unchanged
           CHECK(got.pattern(0).id == "before");
