@@ -3,6 +3,7 @@
 // alphabet and for lengths around the 16-position groups and 64-bit words of the builder.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <functional>
 #include <random>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 
 #include "trawl/kernel.h"
 #include "trawl/pattern_set.h"
+#include "trawl/pipeline.h"
 
 using namespace trawl;
 
@@ -136,16 +138,21 @@ TEST_CASE("pattern lists load the same in any number of pieces") {
     }
     CHECK(expected_error.empty() == !invalid);
     for (std::size_t parts : {1, 2, 3, 7, 64}) {
-      for (bool reverse : {false, true}) {
+      for (int order = 0; order < 3; ++order) {  // in order, backwards, in parallel
         CAPTURE(parts);
-        CAPTURE(reverse);
+        CAPTURE(order);
+        const PatternSet::ForEach for_each =
+            order == 0 ? PatternSet::ForEach(sequential)
+            : order == 1 ? PatternSet::ForEach(backwards)
+                         : PatternSet::ForEach([](std::size_t count, const std::function<void(std::size_t)>& body) {
+                             for_each_in_parallel(count, 4, body);
+                           });
         PatternSet got(options);
         got.add("before", "ACGT");
         std::string error;
-        std::size_t read_bytes = 0;  // each pass reports every piece once
+        std::atomic<std::size_t> read_bytes = 0;  // each pass reports every piece once
         try {
-          got.add_list(text, parts, reverse ? PatternSet::ForEach(backwards) : PatternSet::ForEach(sequential),
-                       [&](std::string_view piece) { read_bytes += piece.size(); });
+          got.add_list(text, parts, for_each, [&](std::string_view piece) { read_bytes += piece.size(); });
         } catch (const std::invalid_argument& e) {
           error = e.what();
         }
