@@ -622,8 +622,16 @@ void Searcher::sort_best_first() {
 bool Searcher::emit_hit(const StrandProfile& prof, Strand strand, const EndCost& end,
                         std::uint32_t pi, std::uint64_t text_idx, HitList& out) {
   const std::size_t ops_before = out.cigar_ops.size();
-  const TraceResult tr = tracer_.trace(prof, strand_text_.codes, strand_text_.begin,
-                                       strand_text_.n, end.pos, options_, out.cigar_ops);
+  TraceResult tr;
+  if (end.cost == 0 && !options_.overhang) {
+    // Cost 0 without overhang: the only alignment is m matches on the diagonal (any other
+    // step costs 1), which is what the greedy walk would find; no columns to rebuild.
+    tr = {end.pos - prof.m, end.pos, 0, prof.m, 0};
+    out.cigar_ops.push_back({prof.m, '='});
+  } else {
+    tr = tracer_.trace(prof, strand_text_.codes, strand_text_.begin, strand_text_.n, end.pos,
+                       options_, out.cigar_ops);
+  }
   if (options_.n_filter_on() && !passes_region_check(strand, tr.start, tr.end)) {
     out.cigar_ops.resize(ops_before);
     return false;
