@@ -26,14 +26,48 @@ class RowWriter {
     w_ = out_.data() + used;
   }
   void close() { out_.resize(static_cast<std::size_t>(w_ - out_.data())); }
+  // Fields are mostly a few bytes (ids, names, costs, a short region), where a memcpy call
+  // costs more than the copy: up to 16 bytes go as two overlapping loads and stores that
+  // stay inside the field.
   void put(std::string_view v) {
-    std::memcpy(w_, v.data(), v.size());
-    w_ += v.size();
+    const std::size_t n = v.size();
+    const char* src = v.data();
+    if (n >= 8 && n <= 16) {
+      copy_two<std::uint64_t>(src, n);
+    } else if (n >= 4 && n < 8) {
+      copy_two<std::uint32_t>(src, n);
+    } else if (n < 4) {
+      for (std::size_t i = 0; i < n; ++i) w_[i] = src[i];
+    } else {
+      std::memcpy(w_, src, n);
+    }
+    w_ += n;
   }
   void put(char c) { *w_++ = c; }
-  void put_uint(std::uint64_t v) { w_ = std::to_chars(w_, w_ + 20, v).ptr; }
+  // Costs, CIGAR lengths and short-read positions are mostly one or two digits.
+  void put_uint(std::uint64_t v) {
+    if (v < 10) {
+      *w_++ = static_cast<char>('0' + v);
+    } else if (v < 100) {
+      w_[0] = static_cast<char>('0' + v / 10);
+      w_[1] = static_cast<char>('0' + v % 10);
+      w_ += 2;
+    } else {
+      w_ = std::to_chars(w_, w_ + 20, v).ptr;
+    }
+  }
 
  private:
+  // [src, src + n) for sizeof(Word) <= n <= 2 * sizeof(Word): the first and the last Word.
+  template <class Word>
+  void copy_two(const char* src, std::size_t n) {
+    Word head, tail;
+    std::memcpy(&head, src, sizeof head);
+    std::memcpy(&tail, src + n - sizeof tail, sizeof tail);
+    std::memcpy(w_, &head, sizeof head);
+    std::memcpy(w_ + n - sizeof tail, &tail, sizeof tail);
+  }
+
   std::string& out_;
   char* w_ = nullptr;
 };
