@@ -17,6 +17,9 @@ constexpr std::size_t kScanChunk = 8192;
 constexpr std::uint64_t kPrescanSteps = std::uint64_t{1} << 16;
 constexpr std::size_t kPrescanJobs = 4096;
 constexpr std::size_t kPrescanMaxText = 4096;
+// Where the first end decides (contains), forward strands are scanned over this many codes
+// first: most texts that hit at all do so early, and are then never coded past it.
+constexpr std::uint64_t kFirstEndHead = 128;
 // A record is prescanned only if all its jobs together take at most this many steps (so
 // a group's ends, at most one per step, stay a few MB); a record with more patterns than
 // that goes pattern by pattern through the ordinary path.
@@ -115,12 +118,15 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
         // Where the first end decides, most records never need their reverse codes.
         if (!first_end_decides) rev_end = pre_rev_.data() + rec.codes_offset + n;
       }
-      kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), n,
+      // Where the first end decides, a forward strand is coded and scanned only as far as
+      // its head at first (see below).
+      const std::uint64_t coded = first_end_decides ? std::min(n, kFirstEndHead) : n;
+      kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), coded,
                      pre_fwd_.data() + rec.codes_offset, rev_end);
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
       for (std::uint32_t pi = first; pi < last; ++pi)
         for (unsigned s = 0; s < pre_strands_; ++s)
-          add_job(rec.codes_offset, s == 1, pi, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(n));
+          add_job(rec.codes_offset, s == 1, pi, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(coded));
       steps += std::uint64_t{last - first} * pre_strands_ * n;
     }
     pre_records_.push_back(rec);
@@ -154,6 +160,44 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     return r;
   }
   scan_chunked(pre_jobs_.data(), jobs, 0, pre_final_.data(), first_end_decides);
+  if (first_end_decides) {
+    // The forward jobs cut at their head: those that found no end there carry on over the
+    // rest of their text from the head's column (coded now), as one scan would have. A
+    // record that hits early is never coded past its head.
+    thread_local std::vector<std::uint8_t> has_end;
+    has_end.assign(jobs, 0);
+    for (const JobEnd& e : pre_raw_ends_) has_end[e.job] = 1;
+    rest_jobs_.clear();
+    rest_of_.clear();
+    std::uint32_t rest_coded = kNoJobs;  // the last record coded in full
+    for (std::size_t j = 0; j < jobs; ++j) {
+      const std::string_view text = pre_records_[sources[j].record].text;
+      if (pre_jobs_[j].len == text.size()) continue;
+      pre_jobs_[j].len = static_cast<std::uint32_t>(text.size());  // the whole text from here on
+      if (has_end[j]) continue;
+      if (sources[j].record != rest_coded) {
+        rest_coded = sources[j].record;
+        kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(text.data()) + kFirstEndHead,
+                       text.size() - kFirstEndHead, pre_fwd_.data() + sources[j].codes + kFirstEndHead, nullptr);
+      }
+      ScanJob rest = pre_jobs_[j];
+      rest.text += kFirstEndHead;
+      rest.len -= static_cast<std::uint32_t>(kFirstEndHead);
+      rest.vp = pre_final_[j].vp;
+      rest.vn = pre_final_[j].vn;
+      rest.score = pre_final_[j].score;
+      rest_jobs_.push_back(rest);
+      rest_of_.push_back(static_cast<std::uint32_t>(j));
+    }
+    const std::size_t ends_before = pre_raw_ends_.size();
+    rest_final_.resize(rest_jobs_.size());
+    scan_chunked(rest_jobs_.data(), rest_jobs_.size(), 0, rest_final_.data(), true);
+    for (std::size_t e = ends_before; e < pre_raw_ends_.size(); ++e) {
+      pre_raw_ends_[e].pos += static_cast<std::uint32_t>(kFirstEndHead);
+      pre_raw_ends_[e].job = rest_of_[pre_raw_ends_[e].job];
+    }
+    for (std::size_t i = 0; i < rest_jobs_.size(); ++i) pre_final_[rest_of_[i]] = rest_final_[i];
+  }
   pre_rc_job_.clear();
   if (first_end_decides && strands == 2) {
     // The reverse strands of the forward jobs that found no end, appended and scanned.

@@ -159,6 +159,10 @@ class Searcher {
   unsigned pre_strands_ = 1;  // jobs per (record, pattern) in record order: 2 = fwd, rc
   // With one (forward jobs only, see prescan): each forward job's reverse job, or kNoJobs.
   std::vector<std::uint32_t> pre_rc_job_;
+  // Forward jobs carried on past their head (see prescan), and which job each is.
+  std::vector<ScanJob> rest_jobs_;
+  std::vector<std::uint32_t> rest_of_;
+  std::vector<JobState> rest_final_;
   std::vector<JobState> pre_final_;
   std::vector<JobEnd> pre_raw_ends_;    // the group's ends, job by job in any order
   std::vector<JobEnd> chunk_ends_;      // the kernel's output for one chunk of jobs
