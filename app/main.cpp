@@ -136,8 +136,8 @@ void load_patterns(const RunConfig& c, PatternSet& patterns, int threads) {
     }
   } else {
     const ListText list(c.pattern_list);
-    // Pieces of about 1 MiB, at least one per thread, loaded in parallel: millions of
-    // patterns (--paired) load before the search starts.
+    // Lists of 1 MiB or more load in parallel, in pieces of about 1 MiB and at least four
+    // per thread (for balance): millions of patterns (--paired) load before the search.
     const std::size_t parts = std::max<std::size_t>(
         list.text().size() < (std::size_t{1} << 20) ? 1 : 4 * static_cast<std::size_t>(threads),
         list.text().size() >> 20);
