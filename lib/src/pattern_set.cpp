@@ -124,9 +124,9 @@ void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEac
   struct Piece {
     const char* begin = nullptr;
     const char* end = nullptr;
-    // Pass 1: its lines, patterns and letters, and which lines are blank (their numbers are
+    // Pass 1: its lines and letters, and which lines are blank (no pattern; their numbers are
     // not ids, which fixes the id bytes).
-    std::uint64_t lines = 0, patterns = 0, letters = 0;
+    std::uint64_t lines = 0, letters = 0;
     std::vector<std::uint64_t> blank;
     // Where its lines, patterns, letters and id bytes start.
     std::uint64_t first_line = 0, first_pattern = 0, seq_at = 0, id_at = 0;
@@ -160,7 +160,6 @@ void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEac
       else p.letters += len;
       return true;
     });
-    p.patterns = p.lines - p.blank.size();
     if (read) read({p.begin, static_cast<std::size_t>(p.end - p.begin)});
   });
   // Lay the pieces out one after the other behind what the set holds.
@@ -174,7 +173,7 @@ void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEac
     std::uint64_t id_bytes = decimal_digits_in(line, line + p.lines);
     for (std::uint64_t b : p.blank) id_bytes -= decimal_digits(line + b);
     line += p.lines;
-    pattern += p.patterns;
+    pattern += p.lines - p.blank.size();
     seq_at += p.letters;
     id_at += id_bytes;
   }
@@ -235,7 +234,6 @@ void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEac
   }
   for (const Piece& p : pieces) max_length_ = std::max(max_length_, p.max_length);
 }
-
 
 void PatternSet::finish() {
   std::size_t bytes = 0;

@@ -36,6 +36,11 @@ struct WindowTask {
   bool last_window = false;   // of this (record, pattern)
   bool last_of_record = false;
   bool no_pattern = false;    // --paired surplus record: counted, not searched
+
+  // The residues whose ends this task owns.
+  std::uint64_t bases() const {
+    return window.end == Window::kOpen ? record->seq.size() - window.begin : window.end - window.begin;
+  }
 };
 
 // Everything one task needs on its way through the pipeline; recycled, never freed during
@@ -499,14 +504,9 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
           tbb::make_filter<Batch*, void>(
               tbb::filter_mode::serial_in_order, [&](Batch* b) {
                 if (b->error) std::rethrow_exception(b->error);
-                if (opt.shape.command == Command::hits) {
-                  const Window& w = b->task.window;
-                  const std::uint64_t bases =
-                      !b->is_window ? b->records.bases()
-                      : w.end == Window::kOpen ? b->task.record->seq.size() - std::min<std::uint64_t>(w.begin, b->task.record->seq.size())
-                                               : w.end - w.begin;
-                  sizer.observe(bases, b->results.hits.hits.size());
-                }
+                if (opt.shape.command == Command::hits)
+                  sizer.observe(b->is_window ? b->task.bases() : b->records.bases(),
+                                b->results.hits.hits.size());
                 if (b->is_window) {
                   stats.hits += assembler.add(*b);
                   FastxReader::release(b->input_mark);

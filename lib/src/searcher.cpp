@@ -160,11 +160,12 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     return r;
   }
   scan_chunked(pre_jobs_.data(), jobs, 0, pre_final_.data(), first_end_decides);
+  pre_rc_job_.clear();
   if (first_end_decides) {
     // The forward jobs cut at their head: those that found no end there carry on over the
     // rest of their text from the head's column (coded now), as one scan would have. A
     // record that hits early is never coded past its head.
-    thread_local std::vector<std::uint8_t> has_end;
+    thread_local std::vector<std::uint8_t> has_end;  // by forward job, for both passes below
     has_end.assign(jobs, 0);
     for (const JobEnd& e : pre_raw_ends_) has_end[e.job] = 1;
     rest_jobs_.clear();
@@ -195,35 +196,32 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     for (std::size_t e = ends_before; e < pre_raw_ends_.size(); ++e) {
       pre_raw_ends_[e].pos += static_cast<std::uint32_t>(kFirstEndHead);
       pre_raw_ends_[e].job = rest_of_[pre_raw_ends_[e].job];
+      has_end[pre_raw_ends_[e].job] = 1;
     }
     for (std::size_t i = 0; i < rest_jobs_.size(); ++i) pre_final_[rest_of_[i]] = rest_final_[i];
-  }
-  pre_rc_job_.clear();
-  if (first_end_decides && strands == 2) {
-    // The reverse strands of the forward jobs that found no end, appended and scanned.
-    const std::size_t fwd_jobs = jobs;
-    thread_local std::vector<std::uint8_t> has_end;
-    has_end.assign(fwd_jobs, 0);
-    for (const JobEnd& e : pre_raw_ends_) has_end[e.job] = 1;
-    pre_rc_job_.assign(fwd_jobs, kNoJobs);
-    std::uint32_t rev_encoded = kNoJobs;  // the last record whose reverse codes exist
-    for (std::size_t j = 0; j < fwd_jobs; ++j) {
-      if (has_end[j]) continue;
-      const Source fwd = sources[j];
-      if (fwd.record != rev_encoded) {
-        rev_encoded = fwd.record;
-        const std::string_view text = pre_records_[rev_encoded].text;
-        kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(text.data()),
-                       text.size(), nullptr, pre_rev_.data() + fwd.codes + text.size());
+    if (strands == 2) {
+      // The reverse strands of the forward jobs that found no end, appended and scanned.
+      const std::size_t fwd_jobs = jobs;
+      pre_rc_job_.assign(fwd_jobs, kNoJobs);
+      std::uint32_t rev_encoded = kNoJobs;  // the last record whose reverse codes exist
+      for (std::size_t j = 0; j < fwd_jobs; ++j) {
+        if (has_end[j]) continue;
+        const Source fwd = sources[j];
+        if (fwd.record != rev_encoded) {
+          rev_encoded = fwd.record;
+          const std::string_view text = pre_records_[rev_encoded].text;
+          kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(text.data()),
+                         text.size(), nullptr, pre_rev_.data() + fwd.codes + text.size());
+        }
+        pre_rc_job_[j] = static_cast<std::uint32_t>(pre_jobs_.size());
+        add_job(fwd.codes, true, fwd.pattern, fwd.record, pre_jobs_[j].len);
       }
-      pre_rc_job_[j] = static_cast<std::uint32_t>(pre_jobs_.size());
-      add_job(fwd.codes, true, fwd.pattern, fwd.record, pre_jobs_[j].len);
+      fix_up();
+      jobs = pre_jobs_.size();
+      pre_final_.resize(jobs);
+      scan_chunked(pre_jobs_.data() + fwd_jobs, jobs - fwd_jobs, static_cast<std::uint32_t>(fwd_jobs),
+                   pre_final_.data() + fwd_jobs, true);
     }
-    fix_up();
-    jobs = pre_jobs_.size();
-    pre_final_.resize(jobs);
-    scan_chunked(pre_jobs_.data() + fwd_jobs, jobs - fwd_jobs, static_cast<std::uint32_t>(fwd_jobs),
-                 pre_final_.data() + fwd_jobs, true);
   }
   const std::size_t found = pre_raw_ends_.size();
   pre_end_offsets_.assign(jobs + 1, 0);
