@@ -142,10 +142,12 @@ void load_patterns(const RunConfig& c, PatternSet& patterns, int threads) {
         list.text().size() < (std::size_t{1} << 20) ? 1 : 4 * static_cast<std::size_t>(threads),
         list.text().size() >> 20);
     try {
-      patterns.add_list(list.text(), parts, [threads](std::size_t count, const std::function<void(std::size_t)>& body) {
-        if (threads > 1 && count > 1) for_each_in_parallel(count, threads, body);
-        else for (std::size_t i = 0; i < count; ++i) body(i);
-      }, [&list](std::string_view piece) { list.release(piece); });
+      patterns.add_list(
+          list.text(), parts,
+          [threads](std::size_t count, const std::function<void(std::size_t)>& body) {
+            for_each_in_parallel(count, threads, body);
+          },
+          [&list](std::string_view piece) { list.release(piece); });
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }

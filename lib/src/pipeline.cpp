@@ -535,8 +535,12 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
 }
 
 void for_each_in_parallel(std::size_t count, int threads, const std::function<void(std::size_t)>& body) {
+  if (threads <= 1 || count <= 1) {  // no scheduler for work one thread does anyway
+    for (std::size_t i = 0; i < count; ++i) body(i);
+    return;
+  }
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
-                                  static_cast<std::size_t>(threads < 1 ? 1 : threads));
+                                  static_cast<std::size_t>(threads));
   tbb::parallel_for(std::size_t{0}, count, [&](std::size_t i) { body(i); });
 }
 

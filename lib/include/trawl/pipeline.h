@@ -39,7 +39,8 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
 
 // Runs body(0), ..., body(count - 1) on up to `threads` threads and returns when all are
 // done: work before the search that would otherwise be serial (loading millions of
-// patterns, PatternSet::add_list). An exception from a body propagates.
+// patterns, PatternSet::add_list). An exception from a body propagates. With one thread
+// or one body, they run in order on the caller.
 void for_each_in_parallel(std::size_t count, int threads, const std::function<void(std::size_t)>& body);
 
 }  // namespace trawl
