@@ -90,10 +90,10 @@ std::size_t scan_jobs_avx2(const ScanJob* jobs, std::size_t n, std::int32_t k, J
   bool narrow = true;
   for (std::size_t i = 0; i < n; ++i) narrow &= jobs[i].m <= 32;
   if (narrow)
-    return first_only ? jobs::scan<Avx2Narrow, true>(jobs, n, k, out, final_states)
-                      : jobs::scan<Avx2Narrow, false>(jobs, n, k, out, final_states);
-  return first_only ? jobs::scan<Avx2, true>(jobs, n, k, out, final_states)
-                    : jobs::scan<Avx2, false>(jobs, n, k, out, final_states);
+    return first_only ? jobs::scan_any<Avx2Narrow, true>(jobs, n, k, out, final_states)
+                      : jobs::scan_any<Avx2Narrow, false>(jobs, n, k, out, final_states);
+  return first_only ? jobs::scan_any<Avx2, true>(jobs, n, k, out, final_states)
+                    : jobs::scan_any<Avx2, false>(jobs, n, k, out, final_states);
 }
 
 }  // namespace

@@ -182,10 +182,10 @@ std::size_t scan_jobs_avx512(const ScanJob* jobs, std::size_t n, std::int32_t k,
   bool narrow = true;
   for (std::size_t i = 0; i < n; ++i) narrow &= jobs[i].m <= 32;
   if (narrow)
-    return first_only ? jobs::scan<Avx512Narrow, true>(jobs, n, k, out, final_states)
-                      : jobs::scan<Avx512Narrow, false>(jobs, n, k, out, final_states);
-  return first_only ? jobs::scan<Avx512, true>(jobs, n, k, out, final_states)
-                    : jobs::scan<Avx512, false>(jobs, n, k, out, final_states);
+    return first_only ? jobs::scan_any<Avx512Narrow, true>(jobs, n, k, out, final_states)
+                      : jobs::scan_any<Avx512Narrow, false>(jobs, n, k, out, final_states);
+  return first_only ? jobs::scan_any<Avx512, true>(jobs, n, k, out, final_states)
+                    : jobs::scan_any<Avx512, false>(jobs, n, k, out, final_states);
 }
 
 // 64 bytes at a time: two 128-entry byte permutes cover the table, the top bit picks one,

@@ -14,12 +14,31 @@
 // instructions and a single vector would leave the core idle between them.
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "trawl/kernel.h"
 
 namespace trawl::jobs {
 
 constexpr unsigned kBlock = 64;
+
+// One Myers step of a vector of lanes on their equality words `eq`; returns the lanes whose
+// new score is <= k (kv) as bits.
+template <class V>
+inline unsigned step(typename V::Reg eq, typename V::Reg& pv, typename V::Reg& mv,
+                     typename V::Reg& score, typename V::Reg last, typename V::Reg kv) {
+  using Reg = typename V::Reg;
+  const Reg xv = V::or_(eq, mv);
+  const Reg xh = V::or_(V::xor_(V::add(V::and_(eq, pv), pv), pv), eq);
+  Reg ph = V::or_not_or(mv, xh, pv);  // mv | ~(xh | pv)
+  Reg mh = V::and_(pv, xh);
+  score = V::score_step(score, ph, mh, last);  // + ph, - mh at row m
+  ph = V::shl1(ph);
+  mh = V::shl1(mh);
+  pv = V::or_not_or(mh, xv, ph);  // mh | ~(xv | ph)
+  mv = V::and_(ph, xv);
+  return V::le_mask(score, kv);
+}
 
 // V: the vector operations of one instruction set (see kernel_avx2.cpp, kernel_avx512.cpp),
 // on lanes of V::Word: 64-bit lanes for any m <= 64, or 32-bit lanes (twice as many per
@@ -126,19 +145,8 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     }
     for (std::uint32_t s = 0; s < steps; ++s) {
       unsigned hit = 0;
-      for (unsigned g = 0; g < 2; ++g) {
-        const Reg eq = V::load(eqbuf + s * L + g * W);
-        const Reg xv = V::or_(eq, mv[g]);
-        const Reg xh = V::or_(V::xor_(V::add(V::and_(eq, pv[g]), pv[g]), pv[g]), eq);
-        Reg ph = V::or_not_or(mv[g], xh, pv[g]);  // mv | ~(xh | pv)
-        Reg mh = V::and_(pv[g], xh);
-        score[g] = V::score_step(score[g], ph, mh, last[g]);  // + ph, - mh at row m
-        ph = V::shl1(ph);
-        mh = V::shl1(mh);
-        pv[g] = V::or_not_or(mh, xv, ph);  // mh | ~(xv | ph)
-        mv[g] = V::and_(ph, xv);
-        hit |= V::le_mask(score[g], kv) << (g * W);
-      }
+      for (unsigned g = 0; g < 2; ++g)
+        hit |= step<V>(V::load(eqbuf + s * L + g * W), pv[g], mv[g], score[g], last[g], kv) << (g * W);
       if constexpr (kFirstOnly) hit &= live;
       if (hit) {  // rare: write the ends at or below k
         V::store(sc, score[0]);
@@ -170,6 +178,136 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     }
   }
   return found;
+}
+
+// Jobs over one text (DESIGN §4 c, a panel of patterns on one record strand): every lane
+// reads the same character, so a step's equality words are one row of a table made once per
+// L jobs (row c: each lane's word for class c), with no per-lane lookup and no transpose.
+// Needs jobs[i].text and .len equal for all i and classes <= kSharedClasses. Same contract
+// as scan(), with job numbers counted from first_job.
+constexpr std::uint32_t kSharedClasses = 16;
+
+template <class V, bool kFirstOnly>
+std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
+                             JobState* final_states, std::uint32_t first_job) {
+  constexpr unsigned W = V::kLanes;
+  constexpr unsigned L = 2 * W;
+  using Reg = typename V::Reg;
+  using Word = typename V::Word;
+  const std::uint8_t* const text = jobs[0].text;
+  const std::uint32_t len = jobs[0].len;
+  const std::uint32_t classes = jobs[0].classes;
+  alignas(64) Word table[kSharedClasses * L];
+  alignas(64) Word pv_a[L], mv_a[L], score_a[L], last_a[L], sc[L];
+  const std::int64_t k_capped = std::min<std::int64_t>(k, static_cast<std::int64_t>(V::kIdleScore) - 1);
+  const Reg kv = V::set1(static_cast<Word>(k_capped));
+  std::size_t found = 0;
+  for (std::size_t b0 = 0; b0 < n; b0 += L) {
+    const unsigned used = static_cast<unsigned>(std::min<std::size_t>(L, n - b0));
+    for (unsigned l = 0; l < L; ++l) {
+      if (l >= used) {  // idle: matches nothing, never <= k
+        for (std::uint32_t c = 0; c < classes; ++c) table[c * L + l] = 0;
+        pv_a[l] = mv_a[l] = 0;
+        score_a[l] = V::kIdleScore;
+        last_a[l] = V::last_row(1);
+        continue;
+      }
+      const ScanJob& j = jobs[b0 + l];
+      for (std::uint32_t c = 0; c < classes; ++c) table[c * L + l] = static_cast<Word>(j.peq[c]);
+      pv_a[l] = static_cast<Word>(j.vp);
+      mv_a[l] = static_cast<Word>(j.vn);
+      score_a[l] = static_cast<Word>(j.score);
+      last_a[l] = V::last_row(j.m);
+    }
+    Reg pv[2], mv[2], score[2], last[2];
+    for (unsigned g = 0; g < 2; ++g) {
+      pv[g] = V::load(pv_a + g * W);
+      mv[g] = V::load(mv_a + g * W);
+      score[g] = V::load(score_a + g * W);
+      last[g] = V::load(last_a + g * W);
+    }
+    std::uint32_t live = used == 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << used) - 1;
+    for (std::uint32_t s = 0; s < len; ++s) {
+      const Word* row = table + std::size_t{text[s]} * L;
+      std::uint32_t hit = 0;
+      for (unsigned g = 0; g < 2; ++g)
+        hit |= step<V>(V::load(row + g * W), pv[g], mv[g], score[g], last[g], kv) << (g * W);
+      if constexpr (kFirstOnly) hit &= live;
+      if (hit) {  // rare: write the ends at or below k
+        V::store(sc, score[0]);
+        V::store(sc + W, score[1]);
+        for (std::uint32_t h = hit; h; h &= h - 1) {
+          const unsigned l = static_cast<unsigned>(__builtin_ctz(h));
+          out[found++] = {first_job + static_cast<std::uint32_t>(b0) + l, s + 1,
+                          static_cast<std::int32_t>(sc[l])};
+        }
+        if constexpr (kFirstOnly) {
+          live &= ~hit;
+          if (live == 0) break;  // every job has its end (final columns are then undefined)
+        }
+      }
+    }
+    for (unsigned g = 0; g < 2; ++g) {
+      V::store(pv_a + g * W, pv[g]);
+      V::store(mv_a + g * W, mv[g]);
+      V::store(score_a + g * W, score[g]);
+    }
+    for (unsigned l = 0; l < used; ++l)
+      final_states[b0 + l] = {pv_a[l], mv_a[l], static_cast<std::int64_t>(score_a[l])};
+  }
+  return found;
+}
+
+// The ScanJobsFn of a SIMD kernel: runs of at least L / 2 consecutive jobs over one text go
+// to scan_shared_text (whole batches of L, and the rest of the run if it fills half the
+// lanes), every other job to scan(), whose lanes take jobs of any text.
+template <class V, bool kFirstOnly>
+std::size_t scan_any(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
+                     JobState* final_states) {
+  constexpr std::size_t L = 2 * V::kLanes;
+  // The jobs of [i, run_end(i)) share a text.
+  auto run_end = [&](std::size_t i) {
+    std::size_t j = i + 1;
+    while (j < n && jobs[j].text == jobs[i].text && jobs[j].len == jobs[i].len) ++j;
+    return j;
+  };
+  auto shared_part = [&](std::size_t i, std::size_t j) -> std::size_t {
+    if (jobs[i].classes > kSharedClasses || j - i < L / 2) return 0;
+    return (j - i) % L >= L / 2 ? j - i : (j - i) / L * L;
+  };
+  bool any_shared = false;
+  for (std::size_t i = 0; i < n && !any_shared;) {
+    const std::size_t j = run_end(i);
+    any_shared = shared_part(i, j) > 0;
+    i = j;
+  }
+  if (!any_shared) return scan<V, kFirstOnly>(jobs, n, k, out, final_states);
+
+  // The jobs left over, copied out (per-thread buffers) and scanned together.
+  thread_local std::vector<ScanJob> rest;
+  thread_local std::vector<std::uint32_t> rest_of;
+  thread_local std::vector<JobState> rest_final;
+  rest.clear();
+  rest_of.clear();
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < n;) {
+    const std::size_t j = run_end(i);
+    const std::size_t shared = shared_part(i, j);
+    if (shared > 0)
+      found += scan_shared_text<V, kFirstOnly>(jobs + i, shared, k, out + found, final_states + i,
+                                               static_cast<std::uint32_t>(i));
+    for (std::size_t q = i + shared; q < j; ++q) {
+      rest.push_back(jobs[q]);
+      rest_of.push_back(static_cast<std::uint32_t>(q));
+    }
+    i = j;
+  }
+  if (rest.empty()) return found;
+  rest_final.resize(rest.size());
+  const std::size_t got = scan<V, kFirstOnly>(rest.data(), rest.size(), k, out + found, rest_final.data());
+  for (std::size_t e = found; e < found + got; ++e) out[e].job = rest_of[out[e].job];
+  for (std::size_t q = 0; q < rest.size(); ++q) final_states[rest_of[q]] = rest_final[q];
+  return found + got;
 }
 
 }  // namespace trawl::jobs

@@ -17,6 +17,12 @@ constexpr std::size_t kScanChunk = 8192;
 constexpr std::uint64_t kPrescanSteps = std::uint64_t{1} << 16;
 constexpr std::size_t kPrescanJobs = 4096;
 constexpr std::size_t kPrescanMaxText = 4096;
+// The most lanes any kernel runs side by side (kernel_jobs.h: two vectors of 16): a chunk of
+// jobs cuts a run over one text only after a multiple of this many.
+constexpr std::size_t kPanelBatch = 32;
+// Sets of up to this many patterns with precomputed profiles keep a prescan job per pattern
+// and strand ready (48 bytes each, per thread).
+constexpr std::size_t kPanelJobsLimit = 16384;
 // Where the first end decides (contains), forward strands are scanned over this many codes
 // first: most texts that hit at all do so early, and are then never coded past it.
 constexpr std::uint64_t kFirstEndHead = 128;
@@ -46,6 +52,19 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
       for (std::uint32_t j = 0; j < m; ++j)
         if (overhang_cost(options_, j + 1) == overhang_cost(options_, j)) vp &= ~(std::uint64_t{1} << j);
     start_column_[m] = {vp, overhang_cost(options_, m)};
+  }
+  // Prescan jobs of a panel of precomputed profiles differ only in text and length: made
+  // once here, each job is then a copy (profile look-ups were a quarter of a panel's scan).
+  const std::size_t npat = patterns_.size();
+  if (patterns_.precomputed() && patterns_.max_length() <= 64 && npat <= kPanelJobsLimit) {
+    panel_jobs_.resize(2 * npat);
+    for (std::size_t pi = 0; pi < npat; ++pi)
+      for (Strand strand : {Strand::fwd, Strand::rc}) {
+        if (strand == Strand::rc && !options_.searches_rc()) break;
+        const StrandProfile prof = profile_of(static_cast<std::uint32_t>(pi), strand);
+        const auto& [vp, score] = start_column_[prof.m];
+        panel_jobs_[(strand == Strand::rc ? npat : 0) + pi] = {prof.peq, nullptr, 0, prof.m, prof.classes_hint, vp, score};
+      }
   }
 }
 
@@ -89,6 +108,11 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     src.peq = Window::kOpen;
     src.pattern = pi;
     src.record = record;
+    if (!panel_jobs_.empty()) {
+      pre_jobs_.push_back(panel_jobs_[(rc ? npat : 0) + pi]);
+      pre_jobs_.back().len = n;
+      return;
+    }
     const std::size_t at = pre_peq_.size();
     const StrandProfile prof = profile_into(pi, rc ? Strand::rc : Strand::fwd, pre_peq_);
     if (pre_peq_.size() != at) src.peq = at;  // built on demand: found after fix_up
@@ -107,6 +131,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       last = first < npat ? first + 1 : npat;
     }
     rec.first_pattern = first;
+    rec.patterns = last - first;
     const std::uint64_t n = rec.text.size();
     if (short_patterns && first < last && n <= kPrescanMaxText &&
         std::uint64_t{last - first} * strands * n <= kPrescanRecordSteps) {
@@ -124,8 +149,10 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), coded,
                      pre_fwd_.data() + rec.codes_offset, rev_end);
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
-      for (std::uint32_t pi = first; pi < last; ++pi)
-        for (unsigned s = 0; s < pre_strands_; ++s)
+      // Strand by strand: a strand's jobs share its text, which the kernel scans once for
+      // a whole panel of patterns (kernel_jobs.h, scan_shared_text).
+      for (unsigned s = 0; s < pre_strands_; ++s)
+        for (std::uint32_t pi = first; pi < last; ++pi)
           add_job(rec.codes_offset, s == 1, pi, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(coded));
       steps += std::uint64_t{last - first} * pre_strands_ * n;
     }
@@ -244,6 +271,14 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t fi
     std::size_t i1 = i0;
     std::uint64_t steps = 0;
     while (i1 < n && (i1 == i0 || steps + jobs[i1].len <= kPrescanSteps)) steps += jobs[i1++].len;
+    // Not inside a run of jobs over one text, unless after whole batches of the kernel's
+    // widest lane set: the kernel scans such runs batch by batch, lanes sharing the text.
+    if (i1 < n && jobs[i1].text == jobs[i1 - 1].text) {
+      std::size_t run = i1 - 1;
+      while (run > i0 && jobs[run - 1].text == jobs[i1].text) --run;
+      const std::size_t cut = run + (i1 - run) / kPanelBatch * kPanelBatch;
+      if (cut > i0) i1 = cut;
+    }
     if (chunk_ends_.size() < steps) chunk_ends_.resize(steps);
     const std::size_t got = kernel_.scan_jobs(jobs + i0, i1 - i0, options_.k, chunk_ends_.data(),
                                               finals + i0, first_only);
@@ -269,9 +304,9 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t fi
 }
 
 std::uint32_t Searcher::prescan_job(std::uint32_t pi, Strand strand) const {
-  const std::uint32_t j = pre_current_->first_job + (pi - pre_current_->first_pattern) * pre_strands_;
+  const std::uint32_t j = pre_current_->first_job + (pi - pre_current_->first_pattern);
   if (strand == Strand::fwd) return j;
-  return pre_strands_ == 2 ? j + 1 : pre_rc_job_[j];
+  return pre_strands_ == 2 ? j + pre_current_->patterns : pre_rc_job_[j];
 }
 
 StrandProfile Searcher::profile_into(std::uint32_t pi, Strand strand, std::vector<std::uint64_t>& out) {
@@ -622,6 +657,13 @@ bool Searcher::collect_ends(const StrandProfile& prof, const StrandText& st, Own
 
 void Searcher::search_strand(std::uint32_t pi, Strand strand, std::uint64_t text_idx,
                              HitList& out) {
+  if (pre_current_ && !options_.overhang) {
+    // A prescanned strand whose scan found no end has no hit (the usual case in a pattern
+    // panel): nothing to set up. (With k >= m every end position has cost <= k, so no end
+    // means an empty text, which has no end positions at all without overhang.)
+    const std::uint32_t j = prescan_job(pi, strand);
+    if (pre_end_offsets_[j + 1] == pre_end_offsets_[j]) return;
+  }
   const StrandProfile prof = profile_for(pi, strand);
   strand_candidates(pi, prof, strand, /*stop_at_first=*/false);
   if (options_.selection != Selection::best) {

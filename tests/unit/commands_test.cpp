@@ -146,3 +146,95 @@ TEST_CASE("prescanned count and contains agree with hits, for every kernel") {
   }
   MESSAGE("prescanned count/contains cases: " << cases);
 }
+
+// Pattern panels through the prescan: a record's jobs go strand by strand, so the jobs of a
+// strand share its text and the SIMD kernels scan them with the shared-text lane layout
+// (whole batches, part batches, leftovers, work chunks cut between them); strands whose
+// scan found no end are skipped without any set-up. Hits (with CIGARs), counts and
+// contains must equal those of one record at a time on the scalar kernel, for every
+// kernel, alphabet, strand setting, selection, N filter and overhang.
+TEST_CASE("pattern panels through the prescan give the hits of one record at a time, for every kernel") {
+  std::mt19937_64 rng(20261205);
+  int cases = 0;
+  auto row = [](const HitList& list, const Hit& h) {
+    std::string s = std::to_string(h.text_idx) + " " + std::to_string(h.pattern_idx) + " " +
+                    std::to_string(h.start) + "-" + std::to_string(h.end) + " " +
+                    std::to_string(h.pattern_start) + "-" + std::to_string(h.pattern_end) + " " +
+                    std::to_string(h.cost) + (h.strand == Strand::fwd ? "+ " : "- ");
+    append_cigar(s, list.cigar(h));
+    return s;
+  };
+  for (int iter = 0; iter < 40; ++iter) {
+    SearchOptions opt;
+    opt.alphabet.alphabet = iter % 3 == 2 ? Alphabet::ascii : iter % 2 ? Alphabet::dna : Alphabet::iupac;
+    const bool ascii = opt.alphabet.alphabet == Alphabet::ascii;
+    opt.both_strands = iter % 5 != 0;
+    opt.selection = iter % 4 == 1 ? Selection::all_ends : iter % 4 == 3 ? Selection::best : Selection::local_minima;
+    if (opt.alphabet.alphabet == Alphabet::iupac && iter % 8 < 4) opt.max_n_frac = 0.2f;
+    if (!ascii && iter % 7 == 3) opt.overhang = 0.5f;
+    opt.k = static_cast<int>(rng() % 6);  // k >= m for the shortest patterns now and then
+    const std::string letters = ascii ? "abc" : "ACGT";
+    std::vector<Pattern> patterns(1 + rng() % 70);
+    for (std::size_t i = 0; i < patterns.size(); ++i)
+      patterns[i] = {"p" + std::to_string(i), random_text(rng, 4 + rng() % (iter % 3 ? 29 : 61), letters)};
+    std::vector<std::string> texts(1 + rng() % 30);
+    for (std::string& t : texts) {
+      t = random_text(rng, rng() % 400, ascii ? letters : "ACGTACGTN");
+      for (int planted = static_cast<int>(rng() % 3); planted > 0 && !t.empty(); --planted) {
+        const std::string& p = patterns[rng() % patterns.size()].seq;
+        const std::size_t at = rng() % t.size();
+        t.replace(at, std::min(p.size(), t.size() - at), p.substr(0, std::min(p.size(), t.size() - at)));
+      }
+    }
+    const std::vector<std::string_view> views(texts.begin(), texts.end());
+    const PatternSet ps(patterns, opt);
+    // Reference: one record at a time, no prescan, scalar kernel.
+    std::vector<std::string> want;
+    std::vector<std::size_t> want_count;
+    Searcher plain(ps, opt, scalar_kernel());
+    for (std::size_t r = 0; r < texts.size(); ++r) {
+      plain.set_text(texts[r]);
+      for (std::uint32_t pi = 0; pi < patterns.size(); ++pi) {
+        HitList hits;
+        plain.find_hits(pi, r, hits);
+        for (const Hit& h : hits.hits) want.push_back(row(hits, h));
+        want_count.push_back(hits.hits.size());
+      }
+    }
+    for (const KernelFns* kernel : available_kernels()) {
+      const std::string name = kernel->name;
+      CAPTURE(iter);
+      CAPTURE(name);
+      for (auto purpose : {Searcher::PrescanFor::hits, Searcher::PrescanFor::count, Searcher::PrescanFor::contains}) {
+        Searcher s(ps, opt, *kernel);
+        std::vector<std::string> got;
+        std::size_t pair = 0;
+        for (std::size_t r0 = 0; r0 < views.size();) {
+          const std::size_t group = s.prescan(std::span(views).subspan(r0), Searcher::kAllPatterns, purpose);
+          REQUIRE(group > 0);
+          for (std::size_t r = 0; r < group; ++r) {
+            s.select_prescanned(r);
+            for (std::uint32_t pi = 0; pi < patterns.size(); ++pi, ++pair) {
+              CAPTURE(pi);
+              if (purpose == Searcher::PrescanFor::hits) {
+                HitList hits;
+                s.find_hits(pi, r0 + r, hits);
+                for (const Hit& h : hits.hits) got.push_back(row(hits, h));
+              } else if (purpose == Searcher::PrescanFor::count) {
+                const StrandCounts c = s.count_hits(pi);
+                if (opt.selection == Selection::best) CHECK((c.fwd + c.rc > 0) == (want_count[pair] > 0));
+                else CHECK(c.fwd + c.rc == want_count[pair]);
+              } else {
+                CHECK(s.has_hit(pi) == (want_count[pair] > 0));
+              }
+            }
+          }
+          r0 += group;
+        }
+        if (purpose == Searcher::PrescanFor::hits) CHECK(got == want);
+      }
+      ++cases;
+    }
+  }
+  MESSAGE("pattern panel cases: " << cases);
+}

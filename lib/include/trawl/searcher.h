@@ -152,11 +152,12 @@ class Searcher {
     std::uint64_t codes_offset = 0;  // in pre_fwd_ / pre_rev_
     std::uint32_t first_job = kNoJobs;
     std::uint32_t first_pattern = 0;
+    std::uint32_t patterns = 0;  // its jobs: every pattern's forward, then (2 strands) reverse
   };
   std::vector<PrescanRecord> pre_records_;
   UninitializedVector<std::uint8_t> pre_fwd_, pre_rev_;  // the records' class codes, back to back
   std::vector<ScanJob> pre_jobs_;
-  unsigned pre_strands_ = 1;  // jobs per (record, pattern) in record order: 2 = fwd, rc
+  unsigned pre_strands_ = 1;  // strands with jobs per (record, pattern): 2 = fwd, rc
   // With one (forward jobs only, see prescan): each forward job's reverse job, or kNoJobs.
   std::vector<std::uint32_t> pre_rc_job_;
   // Forward jobs carried on past their head (see prescan), and which job each is.
@@ -169,6 +170,9 @@ class Searcher {
   std::vector<std::uint32_t> pre_end_offsets_;  // ends of job j: pre_ends_[off[j], off[j+1])
   std::vector<EndCost> pre_ends_;
   std::vector<std::uint64_t> pre_peq_;  // profiles built on demand for the jobs
+  // With precomputed profiles: the job of pattern i, forward at [i], reverse at [size + i],
+  // without text and length (empty for large or long pattern sets).
+  std::vector<ScanJob> panel_jobs_;
   // PrescanFor::count without N filter and overhang: each job's count of hits, and the
   // selectors that count them while the kernel runs.
   bool pre_counted_ = false;

@@ -1,0 +1,124 @@
+// The SIMD job kernels against the scalar one (itself checked against the naive oracle by
+// the differential test), on job lists whose runs of jobs over one text take the
+// shared-text lane layout (a panel of patterns on one record strand, kernel_jobs.h) in
+// whole batches, part batches and leftovers, mixed with jobs of their own texts.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "trawl/kernel.h"
+#include "trawl/pattern_set.h"
+
+using namespace trawl;
+
+namespace {
+
+std::string random_text(std::mt19937_64& rng, std::size_t n, const std::string& letters) {
+  std::string s(n, ' ');
+  for (char& c : s) c = letters[rng() % letters.size()];
+  return s;
+}
+
+using EndKey = std::tuple<std::uint32_t, std::uint32_t, std::int32_t>;  // job, pos, cost
+
+std::vector<EndKey> sorted_ends(const std::vector<JobEnd>& ends, std::size_t found) {
+  std::vector<EndKey> keys;
+  for (std::size_t e = 0; e < found; ++e) keys.emplace_back(ends[e].job, ends[e].pos, ends[e].cost);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("job kernels: runs of jobs over one text give the scalar kernel's ends and columns") {
+  std::mt19937_64 rng(20261204);
+  int cases = 0;
+  for (int iter = 0; iter < 120; ++iter) {
+    SearchOptions opt;
+    opt.alphabet.alphabet = iter % 3 == 2 ? Alphabet::ascii : iter % 2 ? Alphabet::dna : Alphabet::iupac;
+    const std::string letters = opt.alphabet.alphabet == Alphabet::ascii ? "abc" : "ACGTN";
+    const std::string pattern_letters = opt.alphabet.alphabet == Alphabet::ascii ? "abc" : "ACGT";
+    // Narrow lanes (every m <= 32) on two thirds of the cases, wide ones on the rest.
+    const std::size_t max_m = iter % 3 == 0 ? 64 : 32;
+    const std::int32_t k = static_cast<std::int32_t>(rng() % 5);
+    std::vector<Pattern> patterns;
+    const std::size_t npat = 1 + rng() % 80;
+    for (std::size_t i = 0; i < npat; ++i)
+      patterns.push_back({"p" + std::to_string(i), random_text(rng, 1 + rng() % max_m, pattern_letters)});
+    const PatternSet ps(patterns, opt);
+    std::vector<std::uint8_t> class_of(256);
+    for (unsigned b = 0; b < 256; ++b) class_of[b] = opt.alphabet.text_class(static_cast<std::uint8_t>(b));
+
+    // Texts, each with a pattern planted (so ends come early, late or not at all), coded.
+    std::vector<std::vector<std::uint8_t>> codes(1 + rng() % 6);
+    for (auto& c : codes) {
+      std::string t = random_text(rng, rng() % 300, letters);
+      if (!t.empty() && rng() % 2) {
+        const std::string& p = patterns[rng() % npat].seq;
+        const std::size_t at = rng() % t.size();
+        t.replace(at, std::min(p.size(), t.size() - at), p.substr(0, std::min(p.size(), t.size() - at)));
+      }
+      for (char ch : t) c.push_back(class_of[static_cast<std::uint8_t>(ch)]);
+    }
+    // Runs over one text of every length around the lane counts (8, 16, 32 lanes), and
+    // single jobs of any text between them.
+    std::vector<std::uint64_t> scratch;
+    std::vector<ScanJob> jobs;
+    auto add = [&](std::size_t pi, const std::vector<std::uint8_t>& text) {
+      const bool rc = opt.alphabet.alphabet != Alphabet::ascii && rng() % 2;  // ascii has no rc
+      const StrandProfile prof = ps.profile(pi, rc ? Strand::rc : Strand::fwd, scratch);
+      jobs.push_back({prof.peq, text.data(), static_cast<std::uint32_t>(text.size()), prof.m,
+                      prof.classes_hint, ~std::uint64_t{0}, prof.m, 0});
+    };
+    const std::size_t runs = 1 + rng() % 5;
+    for (std::size_t r = 0; r < runs; ++r) {
+      const auto& text = codes[rng() % codes.size()];
+      static constexpr std::size_t kRunLengths[] = {1, 4, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 100};
+      const std::size_t len = kRunLengths[rng() % std::size(kRunLengths)];
+      for (std::size_t i = 0; i < len; ++i) add(rng() % npat, text);
+      for (std::size_t i = rng() % 3; i > 0; --i) add(rng() % npat, codes[rng() % codes.size()]);
+    }
+    std::size_t total = 0;
+    for (const ScanJob& j : jobs) total += j.len;
+
+    for (bool first_only : {false, true}) {
+      std::vector<JobEnd> want_ends(total + 1);
+      std::vector<JobState> want_finals(jobs.size());
+      const std::size_t want_found = scalar_kernel().scan_jobs(jobs.data(), jobs.size(), k, want_ends.data(),
+                                                               want_finals.data(), first_only);
+      const std::vector<EndKey> want = sorted_ends(want_ends, want_found);
+      for (const KernelFns* kernel : available_kernels()) {
+        CAPTURE(iter);
+        CAPTURE(first_only);
+        const std::string name = kernel->name;
+        CAPTURE(name);
+        std::vector<JobEnd> got_ends(total + 1);
+        std::vector<JobState> got_finals(jobs.size());
+        const std::size_t got_found =
+            kernel->scan_jobs(jobs.data(), jobs.size(), k, got_ends.data(), got_finals.data(), first_only);
+        REQUIRE(sorted_ends(got_ends, got_found) == want);
+        // Final columns: every job's, or (first_only) those of the jobs that found no end,
+        // which contains carries on from.
+        std::vector<bool> has_end(jobs.size());
+        for (const EndKey& e : want) has_end[std::get<0>(e)] = true;
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+          if (first_only && has_end[j]) continue;
+          const std::uint64_t mask = jobs[j].m == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << jobs[j].m) - 1;
+          CAPTURE(j);
+          CAPTURE(jobs[j].m);
+          CAPTURE(jobs[j].len);
+          CAPTURE(jobs.size());
+          CHECK((got_finals[j].vp & mask) == (want_finals[j].vp & mask));
+          CHECK((got_finals[j].vn & mask) == (want_finals[j].vn & mask));
+          CHECK(got_finals[j].score == want_finals[j].score);
+        }
+        ++cases;
+      }
+    }
+  }
+  MESSAGE("job kernel cases: " << cases);
+}
