@@ -202,18 +202,39 @@ std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k,
   const std::int64_t k_capped = std::min<std::int64_t>(k, static_cast<std::int64_t>(V::kIdleScore) - 1);
   const Reg kv = V::set1(static_cast<Word>(k_capped));
   std::size_t found = 0;
+  // The table's rows are V::fill's equality words for the codes 0, 1, ..., 15 (a transpose
+  // of the lanes' profiles in vector registers, where V has a lookup).
+  static constexpr std::uint8_t kEveryClass[kSharedClasses] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  static constexpr std::uint64_t kNoMatch[1] = {0};
+  const std::uint8_t* every_class[W];
+  for (unsigned i = 0; i < W; ++i) every_class[i] = kEveryClass;
   for (std::size_t b0 = 0; b0 < n; b0 += L) {
     const unsigned used = static_cast<unsigned>(std::min<std::size_t>(L, n - b0));
+    for (unsigned g = 0; g < 2; ++g) {
+      typename V::Table tables[W];
+      bool tabled = true;
+      for (unsigned i = 0; i < W && tabled; ++i) {
+        const unsigned l = g * W + i;
+        tabled = l < used ? V::make_table(jobs[b0 + l].peq, classes, tables[i]) : V::make_table(kNoMatch, 1, tables[i]);
+      }
+      if (tabled) {
+        V::fill(tables, every_class, classes, table + g * W, L);
+        continue;
+      }
+      for (unsigned i = 0; i < W; ++i) {
+        const unsigned l = g * W + i;
+        for (std::uint32_t c = 0; c < classes; ++c)
+          table[c * L + l] = l < used ? static_cast<Word>(jobs[b0 + l].peq[c]) : 0;
+      }
+    }
     for (unsigned l = 0; l < L; ++l) {
-      if (l >= used) {  // idle: matches nothing, never <= k
-        for (std::uint32_t c = 0; c < classes; ++c) table[c * L + l] = 0;
+      if (l >= used) {  // idle: matches nothing (above), never <= k
         pv_a[l] = mv_a[l] = 0;
         score_a[l] = V::kIdleScore;
         last_a[l] = V::last_row(1);
         continue;
       }
       const ScanJob& j = jobs[b0 + l];
-      for (std::uint32_t c = 0; c < classes; ++c) table[c * L + l] = static_cast<Word>(j.peq[c]);
       pv_a[l] = static_cast<Word>(j.vp);
       mv_a[l] = static_cast<Word>(j.vn);
       score_a[l] = static_cast<Word>(j.score);

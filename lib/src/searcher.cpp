@@ -108,11 +108,6 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     src.peq = Window::kOpen;
     src.pattern = pi;
     src.record = record;
-    if (!panel_jobs_.empty()) {
-      pre_jobs_.push_back(panel_jobs_[(rc ? npat : 0) + pi]);
-      pre_jobs_.back().len = n;
-      return;
-    }
     const std::size_t at = pre_peq_.size();
     const StrandProfile prof = profile_into(pi, rc ? Strand::rc : Strand::fwd, pre_peq_);
     if (pre_peq_.size() != at) src.peq = at;  // built on demand: found after fix_up
@@ -151,9 +146,24 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
       // Strand by strand: a strand's jobs share its text, which the kernel scans once for
       // a whole panel of patterns (kernel_jobs.h, scan_shared_text).
-      for (unsigned s = 0; s < pre_strands_; ++s)
-        for (std::uint32_t pi = first; pi < last; ++pi)
-          add_job(rec.codes_offset, s == 1, pi, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(coded));
+      for (unsigned s = 0; s < pre_strands_; ++s) {
+        if (panel_jobs_.empty()) {
+          for (std::uint32_t pi = first; pi < last; ++pi)
+            add_job(rec.codes_offset, s == 1, pi, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(coded));
+          continue;
+        }
+        // Ready-made jobs, copied as a block (one add_job call per job was a tenth of a
+        // panel's scan).
+        const std::size_t at = pre_jobs_.size();
+        const ScanJob* ready = panel_jobs_.data() + (s == 1 ? npat : 0);
+        pre_jobs_.insert(pre_jobs_.end(), ready + first, ready + last);
+        sources.resize(pre_jobs_.size());
+        for (std::size_t j = at; j < pre_jobs_.size(); ++j) {
+          pre_jobs_[j].len = static_cast<std::uint32_t>(coded);
+          sources[j] = {rec.codes_offset, s == 1, Window::kOpen, first + static_cast<std::uint32_t>(j - at),
+                        static_cast<std::uint32_t>(r)};
+        }
+      }
       steps += std::uint64_t{last - first} * pre_strands_ * n;
     }
     pre_records_.push_back(rec);
