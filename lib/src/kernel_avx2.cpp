@@ -13,6 +13,7 @@ namespace {
 // No vector lookup on AVX2: make_table refuses every profile, so kernel_jobs.h fills the
 // equality words with scalar loads.
 struct ScalarLookup {
+  static constexpr bool kTwoTables = false;
   struct Table {};
   static bool make_table(const std::uint64_t*, std::uint32_t, Table&) { return false; }
   template <class Word>

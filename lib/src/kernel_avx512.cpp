@@ -42,6 +42,7 @@ struct Avx512 {
   // Equality words of 8 lanes for `steps` steps, into dst[s * stride + lane], when every
   // lane has at most 16 classes: each lane's profile sits in two registers, 8 codes become
   // 8 words with one permute, and 8 x 8 blocks are transposed to step-major order.
+  static constexpr bool kTwoTables = false;  // (see Avx512Narrow)
   struct Table {
     __m512i lo, hi;
   };
@@ -112,6 +113,58 @@ struct Avx512Narrow {
   }
   static Reg shl1(Reg a) { return _mm512_slli_epi32(a, 1); }
   static unsigned le_mask(Reg a, Reg b) { return _mm512_cmple_epi32_mask(a, b); }
+
+  // Equality words of 16 lanes for `steps` <= 64 steps, as fill() below, where the lanes use
+  // at most two profiles (bit i of `use_b`: lane i uses b, else a), as the text tiles of one
+  // pattern or a pattern's two strands do: the lanes' codes are transposed as bytes, 64
+  // steps in four rounds of unpacks, and a step's 16 words are one two-table permute
+  // (about half of fill's shuffles per step, whose per-lane lookups need a word transpose).
+  // Needs AVX512BW for the byte unpacks (compiled for it alone, called where the CPU has it).
+  static constexpr bool kTwoTables = true;
+  static bool two_tables_supported() {
+    static const bool bw = __builtin_cpu_supports("avx512bw");
+    return bw;
+  }
+  // (GCC 12 warns of the unpacks' own _mm512_undefined operand when they are inlined into a
+  // function with a target attribute; nothing here is uninitialized.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+  __attribute__((target("avx512f,avx512bw"))) static void fill_two_tables(__m512i a, __m512i b, unsigned use_b, const std::uint8_t* const* text,
+                              std::uint32_t steps, Word* dst, unsigned stride) {
+    const __mmask64 in_block = steps >= 64 ? ~__mmask64{0} : (__mmask64{1} << steps) - 1;
+    __m512i r[16], t[16];
+    for (unsigned l = 0; l < 16; ++l) r[l] = _mm512_maskz_loadu_epi8(in_block, text[l]);
+    // Within each 128-bit block (16 steps): lanes 2i, 2i + 1 interleaved as bytes, then
+    // pairs of pairs as 16-bit words, then 32 and 64 bits; afterwards block q of r[j]
+    // holds step 16q + j of the lanes 0..15 in order.
+    for (unsigned i = 0; i < 8; ++i) {
+      t[2 * i] = _mm512_unpacklo_epi8(r[2 * i], r[2 * i + 1]);
+      t[2 * i + 1] = _mm512_unpackhi_epi8(r[2 * i], r[2 * i + 1]);
+    }
+    for (unsigned i = 0; i < 4; ++i)
+      for (unsigned h = 0; h < 2; ++h) {
+        r[4 * i + 2 * h] = _mm512_unpacklo_epi16(t[4 * i + h], t[4 * i + 2 + h]);
+        r[4 * i + 2 * h + 1] = _mm512_unpackhi_epi16(t[4 * i + h], t[4 * i + 2 + h]);
+      }
+    for (unsigned i = 0; i < 2; ++i)
+      for (unsigned h = 0; h < 4; ++h) {
+        t[8 * i + 2 * h] = _mm512_unpacklo_epi32(r[8 * i + h], r[8 * i + 4 + h]);
+        t[8 * i + 2 * h + 1] = _mm512_unpackhi_epi32(r[8 * i + h], r[8 * i + 4 + h]);
+      }
+    alignas(64) std::uint8_t codes[16][64];  // codes[j] block q: step 16q + j
+    for (unsigned h = 0; h < 8; ++h) {
+      _mm512_store_si512(codes[2 * h], _mm512_unpacklo_epi64(t[h], t[8 + h]));
+      _mm512_store_si512(codes[2 * h + 1], _mm512_unpackhi_epi64(t[h], t[8 + h]));
+    }
+    // Index bit 4 picks table b.
+    const __m512i pick_b = _mm512_maskz_mov_epi32(static_cast<__mmask16>(use_b), _mm512_set1_epi32(16));
+    for (std::uint32_t s = 0; s < steps; ++s) {
+      const __m128i step_codes = _mm_load_si128(reinterpret_cast<const __m128i*>(codes[s & 15] + 16 * (s >> 4)));
+      const __m512i idx = _mm512_or_si512(_mm512_cvtepu8_epi32(step_codes), pick_b);
+      _mm512_store_si512(dst + s * stride, _mm512_permutex2var_epi32(a, idx, b));
+    }
+  }
+#pragma GCC diagnostic pop
 
   // Equality words of 16 lanes for `steps` steps, into dst[s * stride + lane], when every
   // lane has at most 16 classes: the low halves of a lane's class words make one register,

@@ -126,6 +126,26 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
       const std::uint8_t* texts[W];
       for (unsigned i = 0; i < W; ++i) texts[i] = text_of[g * W + i] + pos_of[g * W + i];
       if ((untabled >> (g * W) & kGroupLanes) == 0) {
+        if constexpr (V::kTwoTables) {
+          // At most two profiles among the lanes (text tiles of one pattern, or the strands
+          // of one): the cheaper lookup, where the block is long enough to pay for its
+          // transpose of 64 steps.
+          if (steps > kBlock / 4 && V::two_tables_supported()) {
+            const std::uint64_t* const* peq = peq_of + g * W;
+            unsigned use_b = 0, b = 0;
+            bool two = true;
+            for (unsigned i = 1; i < W && two; ++i) {
+              if (peq[i] == peq[0]) continue;
+              if (b == 0) b = i;
+              two = peq[i] == peq[b];
+              use_b |= 1u << i;
+            }
+            if (two) {
+              V::fill_two_tables(table_of[g * W], table_of[g * W + b], use_b, texts, steps, eqbuf + g * W, L);
+              continue;
+            }
+          }
+        }
         V::fill(table_of + g * W, texts, steps, eqbuf + g * W, L);
         continue;
       }
