@@ -616,6 +616,16 @@ bool Searcher::collect_ends(const StrandProfile& prof, const StrandText& st, Own
   if (pre_job_) {
     // Prescanned: the kernel's ends and last column are already known.
     const std::uint32_t j = pre_job_index_;
+    if (own.kind == Own::all && extra == 0) {
+      // The whole record and no overhang: every end is owned and nothing follows the text,
+      // so the ends go straight to selection.
+      for (std::uint32_t e = pre_end_offsets_[j]; e < pre_end_offsets_[j + 1]; ++e) {
+        take(pre_ends_[e]);
+        if (stop_at_first && !selected_.empty()) return true;
+      }
+      if (minima) selector.finish(last, selected_);
+      return true;
+    }
     for (std::uint32_t e = pre_end_offsets_[j]; e < pre_end_offsets_[j + 1]; ++e) {
       on_end(pre_ends_[e].pos, pre_ends_[e].cost);
       if (stop_at_first && !selected_.empty()) return true;
