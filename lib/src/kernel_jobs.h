@@ -22,6 +22,28 @@ namespace trawl::jobs {
 
 constexpr unsigned kBlock = 64;
 
+// The lanes' columns between memory (per lane, where jobs are set up and taken down) and
+// two vectors of registers each (while stepping). `last` never changes while stepping.
+template <class V, class Word = typename V::Word, class Reg = typename V::Reg>
+inline void load_lanes(const Word* pv_a, const Word* mv_a, const Word* score_a, const Word* last_a,
+                       Reg (&pv)[2], Reg (&mv)[2], Reg (&score)[2], Reg (&last)[2]) {
+  for (unsigned g = 0; g < 2; ++g) {
+    pv[g] = V::load(pv_a + g * V::kLanes);
+    mv[g] = V::load(mv_a + g * V::kLanes);
+    score[g] = V::load(score_a + g * V::kLanes);
+    last[g] = V::load(last_a + g * V::kLanes);
+  }
+}
+template <class V, class Word = typename V::Word, class Reg = typename V::Reg>
+inline void store_lanes(const Reg (&pv)[2], const Reg (&mv)[2], const Reg (&score)[2], Word* pv_a,
+                        Word* mv_a, Word* score_a) {
+  for (unsigned g = 0; g < 2; ++g) {
+    V::store(pv_a + g * V::kLanes, pv[g]);
+    V::store(mv_a + g * V::kLanes, mv[g]);
+    V::store(score_a + g * V::kLanes, score[g]);
+  }
+}
+
 // One Myers step of a vector of lanes on their equality words `eq`; returns the lanes whose
 // new score is <= k (kv) as bits.
 template <class V>
@@ -157,12 +179,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     }
 
     Reg pv[2], mv[2], score[2], last[2];
-    for (unsigned g = 0; g < 2; ++g) {
-      pv[g] = V::load(pv_a + g * W);
-      mv[g] = V::load(mv_a + g * W);
-      score[g] = V::load(score_a + g * W);
-      last[g] = V::load(last_a + g * W);
-    }
+    load_lanes<V>(pv_a, mv_a, score_a, last_a, pv, mv, score, last);
     for (std::uint32_t s = 0; s < steps; ++s) {
       unsigned hit = 0;
       for (unsigned g = 0; g < 2; ++g)
@@ -178,11 +195,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
         }
       }
     }
-    for (unsigned g = 0; g < 2; ++g) {
-      V::store(pv_a + g * W, pv[g]);
-      V::store(mv_a + g * W, mv[g]);
-      V::store(score_a + g * W, score[g]);
-    }
+    store_lanes<V>(pv, mv, score, pv_a, mv_a, score_a);
     // The same: every lane advances (idle ones by 0), then only the lanes whose job is done
     // are visited.
     unsigned done = 0;
@@ -261,12 +274,7 @@ std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k,
       last_a[l] = V::last_row(j.m);
     }
     Reg pv[2], mv[2], score[2], last[2];
-    for (unsigned g = 0; g < 2; ++g) {
-      pv[g] = V::load(pv_a + g * W);
-      mv[g] = V::load(mv_a + g * W);
-      score[g] = V::load(score_a + g * W);
-      last[g] = V::load(last_a + g * W);
-    }
+    load_lanes<V>(pv_a, mv_a, score_a, last_a, pv, mv, score, last);
     std::uint32_t live = used == 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << used) - 1;
     for (std::uint32_t s = 0; s < len; ++s) {
       const Word* row = table + std::size_t{text[s]} * L;
@@ -288,11 +296,7 @@ std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k,
         }
       }
     }
-    for (unsigned g = 0; g < 2; ++g) {
-      V::store(pv_a + g * W, pv[g]);
-      V::store(mv_a + g * W, mv[g]);
-      V::store(score_a + g * W, score[g]);
-    }
+    store_lanes<V>(pv, mv, score, pv_a, mv_a, score_a);
     for (unsigned l = 0; l < used; ++l)
       final_states[b0 + l] = {pv_a[l], mv_a[l], static_cast<std::int64_t>(score_a[l])};
   }

@@ -10,20 +10,13 @@
 #include <string_view>
 #include <vector>
 
+#include "support/random_text.h"
 #include "trawl/kernel.h"
 #include "trawl/searcher.h"
 
 using namespace trawl;
 
-namespace {
-
-std::string random_text(std::mt19937_64& rng, std::size_t n, const std::string& letters) {
-  std::string s(n, 'A');
-  for (char& c : s) c = letters[rng() % letters.size()];
-  return s;
-}
-
-}  // namespace
+using trawl::test::random_text;
 
 TEST_CASE("count and contains agree with hits on random inputs") {
   const std::uint64_t seed = std::getenv("TRAWL_CMD_SEED") ? std::strtoull(std::getenv("TRAWL_CMD_SEED"), nullptr, 10) : 7;

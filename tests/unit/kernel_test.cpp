@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "support/random_text.h"
 #include "trawl/kernel.h"
 #include "trawl/pattern_set.h"
 
@@ -17,11 +18,7 @@ using namespace trawl;
 
 namespace {
 
-std::string random_text(std::mt19937_64& rng, std::size_t n, const std::string& letters) {
-  std::string s(n, ' ');
-  for (char& c : s) c = letters[rng() % letters.size()];
-  return s;
-}
+using trawl::test::random_text;
 
 using EndKey = std::tuple<std::uint32_t, std::uint32_t, std::int32_t>;  // job, pos, cost
 
