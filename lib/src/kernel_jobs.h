@@ -216,8 +216,8 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
 // Jobs over one text (DESIGN §4 c, a panel of patterns on one record strand): every lane
 // reads the same character, so a step's equality words are one row of a table made once per
 // L jobs (row c: each lane's word for class c), with no per-lane lookup and no transpose.
-// Needs jobs[i].text and .len equal for all i and classes <= kSharedClasses. Same contract
-// as scan(), with job numbers counted from first_job.
+// Needs jobs[i].text, .len and .classes equal for all i, and classes <= kSharedClasses. Same
+// contract as scan(), with job numbers counted from first_job.
 constexpr std::uint32_t kSharedClasses = 16;
 
 template <class V, bool kFirstOnly>
@@ -313,7 +313,9 @@ std::size_t scan_any(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd*
   // The jobs of [i, run_end(i)) share a text.
   auto run_end = [&](std::size_t i) {
     std::size_t j = i + 1;
-    while (j < n && jobs[j].text == jobs[i].text && jobs[j].len == jobs[i].len) ++j;
+    while (j < n && jobs[j].text == jobs[i].text && jobs[j].len == jobs[i].len &&
+           jobs[j].classes == jobs[i].classes)
+      ++j;
     return j;
   };
   auto shared_part = [&](std::size_t i, std::size_t j) -> std::size_t {
