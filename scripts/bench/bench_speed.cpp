@@ -15,7 +15,8 @@
 //                     records searched as lib/src/pipeline.cpp search_batch does for
 //                     Command::hits (batches of --batch-bases residues, prescan groups,
 //                     select_prescanned, find_hits into a HitList cleared per group); records
-//                     longer than a batch (W1) with set_text + find_hits per record
+//                     longer than a batch (W1) in windows of a batch (set_window +
+//                     find_hits), as the pipeline's window tasks
 //   trawl-scalar      the same with scalar_kernel(); its hit count must equal trawl-auto's
 //                     (else the exit status is 1)
 //   edlib             per record, edlibAlign(pattern, text, HW mode, TASK_LOC, max distance
@@ -229,15 +230,24 @@ Found run_trawl(const Workload& w, const trawl::PatternSet& set, const trawl::Ke
   };
   std::size_t r = 0;
   while (r < n) {
-    // A record longer than a batch is searched on its own (the pipeline would cut it into
-    // windows of a batch each; one set_text over the whole record does the same work).
+    // A record longer than a batch is cut into windows of a batch each, per pattern, as the
+    // pipeline's TaskSource does (set_window + find_hits; the windows' hits are the whole
+    // record's). One set_text over a 25 Mbp record was twice as slow: its codes, two
+    // buffers of the record's length, miss the cache and page-fault on first use.
     if (w.records[r].size() > kBatchBases) {
       hits.clear();
-      searcher.set_text(w.records[r]);
+      const std::uint64_t len = w.records[r].size();
+      const auto search_windows = [&](std::uint32_t pi) {
+        for (std::uint64_t begin = 0; begin < len; begin += kBatchBases) {
+          const trawl::Window window{begin, begin + kBatchBases < len ? begin + kBatchBases : trawl::Window::kOpen};
+          searcher.set_window(w.records[r], window);
+          searcher.find_hits(pi, r, hits);
+        }
+      };
       if (w.paired) {
-        if (r < npat) searcher.find_hits(static_cast<std::uint32_t>(r), r, hits);
+        if (r < npat) search_windows(static_cast<std::uint32_t>(r));
       } else {
-        for (std::uint32_t pi = 0; pi < npat; ++pi) searcher.find_hits(pi, r, hits);
+        for (std::uint32_t pi = 0; pi < npat; ++pi) search_windows(pi);
       }
       f.hits += hits.hits.size();
       found_in(r, 0);
