@@ -19,8 +19,9 @@
 # pattern is not planted, so its guard is about 0 on a random genome and only checks that
 # every thread count agrees.
 # Targets: speedup >= 1.9 at 2 threads and >= 7.5 at 8 threads on small/large/balanced.
-# Last line: the machine's own ceiling at 2 threads, 2 x (one one-thread run) / (two one-thread
-# runs at once) on the first workload.
+# Columns ceil and of_ceil (2-thread rows, when 1 is the first thread count): the machine's
+# own ceiling for that workload, 2 x (one one-thread run) / (two one-thread runs at once), and
+# speedup / ceiling.
 #
 # --rss mode instead measures bounded memory: the small table at 1x and at 10x (10 concatenated
 # copies of the FASTA and of the pattern list) with -t 2, and W1 one record (100 Mbp) with -t 2;
@@ -218,12 +219,30 @@ if ((rss_mode)); then
   exit 0
 fi
 
+# What the machine itself allows a workload at 2 threads: two independent one-thread runs at
+# the same time vs one alone (rounds of both, medians), as 2 x alone / pair. On a shared
+# machine, or one whose two vCPUs share a core or memory bandwidth, this is below 2 (and
+# differs by workload), and no two-thread speedup can beat it. Sets CEIL.
+ceiling() {
+  local alone=() pair=() i t0 t1 t2 a p
+  for ((i = 0; i < reps; i++)); do
+    t0=$EPOCHREALTIME; "$TRAWL" hits "${ARGS[@]}" -t 1 -q "$FA" > /dev/null; t1=$EPOCHREALTIME
+    "$TRAWL" hits "${ARGS[@]}" -t 1 -q "$FA" > /dev/null &
+    "$TRAWL" hits "${ARGS[@]}" -t 1 -q "$FA" > /dev/null; wait; t2=$EPOCHREALTIME
+    alone+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
+    pair+=("$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')")
+  done
+  a=$(printf '%s\n' "${alone[@]}" | sort -g | sed -n "$(( (reps + 1) / 2 ))p")
+  p=$(printf '%s\n' "${pair[@]}" | sort -g | sed -n "$(( (reps + 1) / 2 ))p")
+  CEIL=$(awk -v a="$a" -v p="$p" 'BEGIN { printf "%.2f", 2 * a / p }')
+}
+
 # ---------------------------------------------------------------- scaling table
 csv=${csv:-$DATA/bench_scaling$suffix.csv}
 for w in $workloads; do setup_workload "$w"; done  # generate missing data before the table
-echo "workload,threads,seconds,speedup,efficiency,max_rss_kb,guard_rows,target_speedup,target_met,check" > "$csv"
-printf '%-9s %3s %8s %8s %6s %9s %10s %7s %4s  %s\n' \
-  workload thr seconds speedup eff rss_MiB guard target met check
+echo "workload,threads,seconds,speedup,efficiency,ceiling,of_ceiling,max_rss_kb,guard_rows,target_speedup,target_met,check" > "$csv"
+printf '%-9s %3s %8s %8s %6s %5s %8s %9s %10s %7s %4s  %s\n' \
+  workload thr seconds speedup eff ceil of_ceil rss_MiB guard target met check
 read -r -a thread_list <<< "$threads"
 base_t=${thread_list[0]}
 for w in $workloads; do
@@ -232,6 +251,8 @@ for w in $workloads; do
   base_sec=""; base_guard=""
   declare -A ISEC=() IKB=()
   interleaved_reps "$threads" -- "$TRAWL" hits "${ARGS[@]}" -t {} -q "$FA"
+  CEIL="-"
+  [[ " $threads " == *" 2 "* && $base_t == 1 ]] && ceiling
   for t in "${thread_list[@]}"; do
     cmd=("$TRAWL" hits "${ARGS[@]}" -t "$t")
     SEC=${ISEC[$t]}; KB=${IKB[$t]}
@@ -246,29 +267,19 @@ for w in $workloads; do
         met=$(awk -v s="$speedup" -v g="$target" 'BEGIN { print (s >= g ? "yes" : "NO") }')
       fi
     fi
+    ceil="-"; of_ceil="-"
+    if [[ $t == 2 && $CEIL != - ]]; then
+      ceil=$CEIL
+      of_ceil=$(awk -v s="$speedup" -v c="$CEIL" 'BEGIN { printf "%.2f", s / c }')
+    fi
     check=ok
     ((guard == base_guard)) || check="BAD(!=${base_t}t)"
     ((RECORDS == 0 || guard >= RECORDS)) || check="BAD(<records)"
-    printf '%-9s %3s %8s %8s %6s %9s %10s %7s %4s  %s\n' "$w" "$t" "$SEC" "$speedup" "$eff" \
-      "$(mib "$KB")" "$guard" "$target" "$met" "$check"
-    echo "$w,$t,$SEC,$speedup,$eff,$KB,$guard,$target,$met,$check" >> "$csv"
+    printf '%-9s %3s %8s %8s %6s %5s %8s %9s %10s %7s %4s  %s\n' "$w" "$t" "$SEC" "$speedup" "$eff" \
+      "$ceil" "$of_ceil" "$(mib "$KB")" "$guard" "$target" "$met" "$check"
+    echo "$w,$t,$SEC,$speedup,$eff,$ceil,$of_ceil,$KB,$guard,$target,$met,$check" >> "$csv"
   done
 done
 echo "(seconds: median of $reps run(s); speedup and efficiency vs $base_t thread(s); guard: hit rows)"
-# What the machine itself allows: two independent one-thread runs of the first workload at the
-# same time vs one alone (rounds of both, medians). On a shared or throttled machine this is
-# below 2, and no two-thread speedup can beat it.
-w=${workloads%% *}
-setup_workload "$w"
-alone=() pair=()
-for ((i = 0; i < reps; i++)); do
-  t0=$EPOCHREALTIME; "$TRAWL" hits "${ARGS[@]}" -t 1 -q "$FA" > /dev/null; t1=$EPOCHREALTIME
-  "$TRAWL" hits "${ARGS[@]}" -t 1 -q "$FA" > /dev/null &
-  "$TRAWL" hits "${ARGS[@]}" -t 1 -q "$FA" > /dev/null; wait; t2=$EPOCHREALTIME
-  alone+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
-  pair+=("$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')")
-done
-med() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
-a=$(med "${alone[@]}"); p=$(med "${pair[@]}")
-awk -v a="$a" -v p="$p" -v w="$w" 'BEGIN { printf "machine ceiling at 2 threads: %.2fx (two one-thread runs of %s at once: %.2f s, one alone: %.2f s)\n", 2 * a / p, w, p, a }'
+echo "(ceiling: two one-thread runs of the workload at once vs one alone, 2 x alone / pair; of_ceil = speedup / ceiling)"
 echo "CSV: $csv"
