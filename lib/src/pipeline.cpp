@@ -5,6 +5,7 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -460,6 +461,32 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   TaskSizer sizer(opt.batch_bases, opt.shape.command == Command::hits);
   TaskSource source(reader, patterns, opt, sizer);
   LongRecordAssembler assembler(patterns, opt, options.k, sink);
+
+  // A long one-line record's end is searched by every thread, in parts of 4 MiB (isolated:
+  // a thread waiting for the parts runs only parts, never a pipeline stage).
+  reader.set_line_end_finder([](const char* p, std::size_t n) {
+    constexpr std::size_t kPart = std::size_t{4} << 20;
+    std::atomic<std::size_t> first{n};
+    tbb::this_task_arena::isolate([&] {
+      tbb::parallel_for(std::size_t{0}, (n + kPart - 1) / kPart, [&](std::size_t i) {
+        const std::size_t at = i * kPart;
+        if (at >= first.load(std::memory_order_relaxed)) return;  // an earlier part has it
+        const std::size_t len = std::min(kPart, n - at);
+        const std::size_t end = FastxReader::find_line_end(p + at, len);
+        if (end == len) return;
+        std::size_t seen = first.load(std::memory_order_relaxed);
+        while (at + end < seen && !first.compare_exchange_weak(seen, at + end, std::memory_order_relaxed)) {
+        }
+      });
+    });
+    return first.load();
+  });
+  // A reader read on after this run searches on its own thread again (the finder runs TBB
+  // work under this run's thread limit).
+  struct ResetFinder {
+    FastxReader& reader;
+    ~ResetFinder() { reader.set_line_end_finder({}); }
+  } reset_finder{reader};
 
   RunStats stats;
   bool input_done = false;

@@ -154,6 +154,8 @@ class MappedFile {
 // file over BGZF, or (parse_chunk) a block of FASTA bytes already in memory.
 class FastxReader::File {
  public:
+  // The reader's (see FastxReader::set_line_end_finder); null in a chunk parser.
+  const LineEndFinder* line_end_finder = nullptr;
   // A parser for chunks in memory (see start_chunk).
   File() = default;
   // Parses `chunk` next; record and line numbers continue from its bases. The parser's
@@ -524,7 +526,7 @@ class FastxReader::File {
   bool lend_one_line_sequence(RecordBatch& batch) {
     if (pos_ >= end_ || data_[pos_] == '>') return false;
     if (batch.borrowed != nullptr && batch.borrowed != data_) return false;
-    const std::size_t len = find_line_end_or_nul(data_ + pos_, end_ - pos_);
+    const std::size_t len = find_long_line_end(data_ + pos_, end_ - pos_);
     const std::size_t after = pos_ + len + (pos_ + len < end_ ? 1 : 0);
     if (pos_ + len < end_ && data_[pos_ + len] == 0) return false;  // next() reports it
     if (after < end_ && data_[after] != '>') return false;            // more lines follow
@@ -537,6 +539,16 @@ class FastxReader::File {
     pos_ = after;
     ++line_no_;
     return true;
+  }
+  // find_line_end_or_nul, the part past the first MiB with the reader's LineEndFinder
+  // where it has one.
+  std::size_t find_long_line_end(const char* p, std::size_t n) const {
+    constexpr std::size_t kOnThisThread = std::size_t{1} << 20;
+    const std::size_t head = std::min(n, kOnThisThread);
+    const std::size_t len = find_line_end_or_nul(p, head);
+    if (len < head || head == n) return len;
+    if (line_end_finder == nullptr || !*line_end_finder) return head + find_line_end_or_nul(p + head, n - head);
+    return head + (*line_end_finder)(p + head, n - head);
   }
   // The RecordBatch span offset of `p`, a byte of the chunk being parsed (or of the mapped
   // file, for lend_one_line_sequence).
@@ -609,10 +621,13 @@ FastxReader::FastxReader(std::vector<std::string> paths, ReaderOptions options)
 
 FastxReader::~FastxReader() = default;
 
+std::size_t FastxReader::find_line_end(const char* p, std::size_t n) { return find_line_end_or_nul(p, n); }
+
 bool FastxReader::open_next_file() {
   file_.reset();
   if (next_path_ >= paths_.size()) return false;
   file_ = std::make_unique<File>(paths_[next_path_++], options_);
+  file_->line_end_finder = &line_end_finder_;
   return true;
 }
 

@@ -27,7 +27,8 @@ struct StringSink : ByteSink {
 };
 
 std::string run(const std::string& fasta_path, const PatternSet& patterns, const SearchOptions& opt,
-                ResultShape shape, int threads, std::uint64_t batch_bases, bool paired) {
+                ResultShape shape, int threads, std::uint64_t batch_bases, bool paired,
+                ReaderOptions reader_options = {}) {
   StringSink out;
   std::unique_ptr<ResultSink> sink;
   switch (shape.command) {
@@ -41,7 +42,7 @@ std::string run(const std::string& fasta_path, const PatternSet& patterns, const
     case Command::count: sink = make_tsv_count_sink(out, patterns, shape); break;
     case Command::contains: sink = make_tsv_contains_sink(out, patterns, shape); break;
   }
-  FastxReader reader({fasta_path}, ReaderOptions{});
+  FastxReader reader({fasta_path}, reader_options);
   PipelineOptions popt;
   popt.threads = threads;
   popt.batch_bases = batch_bases;
@@ -156,6 +157,40 @@ TEST_CASE("tasks sized by hit density give the same output as fixed sizes") {
     CAPTURE(threads);
     CHECK(run(path, patterns, opt, shape, threads, 1 << 20, false) == fixed);
     CHECK(run(path, patterns, opt, shape, threads, 1 << 18, false) == fixed);
+  }
+  std::remove(path);
+}
+
+// A one-line record of a mapped file longer than a batch has its end searched by every
+// thread (the pipeline's LineEndFinder, in parts of 4 MiB): the hits, the last ones at the
+// record's very end included, must be those of the file read through buffers (no mapping,
+// no finder).
+TEST_CASE("long one-line records: the line end found in parallel gives the hits of buffered reading") {
+  std::mt19937_64 rng(20261203);
+  char path[] = "/tmp/trawl_pipeline_long_XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  close(fd);
+  const std::string pattern = "GATTACAGATTACAGG";
+  {
+    std::ofstream f(path);
+    for (const std::size_t len : {std::size_t{6} << 20, std::size_t{9} << 20, std::size_t{1} << 10}) {
+      std::string s(len, 'A');
+      for (char& c : s) c = "ACGT"[rng() & 3];
+      for (int plant = 0; plant < 20; ++plant) s.replace(rng() % (len - pattern.size()), pattern.size(), pattern);
+      s.replace(len - pattern.size(), pattern.size(), pattern);  // a hit ending at the last base
+      f << ">r" << len << "\n" << s << "\n";
+    }
+  }
+  SearchOptions opt;
+  opt.k = 1;
+  PatternSet patterns(std::vector<Pattern>{{"p", pattern}}, opt);
+  const ResultShape shape{Command::hits};
+  const std::string whole = run(path, patterns, opt, shape, 1, std::uint64_t{1} << 20, false, ReaderOptions{false, 0, false});
+  CHECK(whole.find(std::to_string((std::size_t{9} << 20))) != std::string::npos);
+  for (int threads : {1, 2, 8}) {
+    CAPTURE(threads);
+    CHECK(run(path, patterns, opt, shape, threads, std::uint64_t{1} << 20, false) == whole);
   }
   std::remove(path);
 }

@@ -208,3 +208,48 @@ TEST_CASE("reader: a NUL byte in a lent one-line sequence is the same error as i
   CHECK(messages[0] == messages[1]);
   std::remove(path.c_str());
 }
+
+TEST_CASE("reader: a LineEndFinder searches a long one-line sequence past its first MiB") {
+  // The pipeline's finder searches in parts on every thread; this one searches parts of
+  // 64 KiB last to first, so only a correct minimum over the parts gives the line end.
+  std::mt19937_64 rng(11);
+  std::string long_seq(3u << 20, 'A'), nul_seq(3u << 20, 'C');
+  for (char& c : long_seq) c = "ACGT"[rng() & 3];
+  nul_seq[(5u << 19) + 3] = '\0';  // 2.5 MiB in: past the part searched on the reader's thread
+  const std::string path =
+      write_temp("finder", ">a\n" + long_seq + "\n>b\n" + long_seq.substr(0, 1000) + "\n>c\n" + long_seq + "\r\n>d\n" + nul_seq + "\n");
+  std::size_t calls = 0;
+  auto finder = [&](const char* p, std::size_t n) {
+    ++calls;
+    constexpr std::size_t kPart = 1 << 16;
+    std::size_t first = n;
+    for (std::size_t at = (n - 1) / kPart * kPart;; at -= kPart) {
+      const std::size_t len = std::min(kPart, n - at);
+      const std::size_t end = FastxReader::find_line_end(p + at, len);
+      if (end < len) first = at + end;
+      if (at == 0) break;
+    }
+    return first;
+  };
+  std::string messages[2];
+  for (const bool with_finder : {false, true}) {
+    FastxReader reader({path}, ReaderOptions{});
+    if (with_finder) reader.set_line_end_finder(finder);
+    RecordBatch b;
+    try {
+      while (reader.next(b)) {}
+    } catch (const InputError& e) {
+      messages[with_finder] = e.what();
+    }
+    REQUIRE(b.size() == 3);
+    CHECK(b.seq(0) == long_seq);
+    CHECK(b.seq(1) == long_seq.substr(0, 1000));
+    CHECK(b.seq(2) == long_seq);  // the '\r' before the line end dropped
+    // Lent as views into the mapping (a wrong line end would make the reader copy instead).
+    for (const std::size_t r : {0, 2}) CHECK((b.seq_spans[r].offset & RecordBatch::kBorrowed) != 0);
+  }
+  CHECK(calls == 3);  // a, c and d: b ends within its first MiB
+  CHECK(messages[1] == path + ": record 4 (line 8): NUL byte in sequence (binary input?)");
+  CHECK(messages[0] == messages[1]);
+  std::remove(path.c_str());
+}

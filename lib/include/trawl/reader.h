@@ -4,6 +4,7 @@
 // trailing '\r' removed); malformed input throws InputError naming file and record.
 // Not thread safe: one reader, driven by the pipeline's serial input stage.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -84,6 +85,16 @@ class FastxReader {
   // Records handed out so far, by next() or in chunks.
   std::uint64_t records_read() const { return records_; }
 
+  // Finds the first '\n' or NUL byte in [p, p + n): its offset, or n where there is none.
+  using LineEndFinder = std::function<std::size_t(const char* p, std::size_t n)>;
+  // Where a one-line sequence of a mapped file is longer than a MiB, the rest of its line
+  // end is searched with `finder` (empty: on this thread). The pipeline passes one that
+  // splits the search over its threads: that pass is the first touch of a long record's
+  // bytes, and none of its windows can start before it ends.
+  void set_line_end_finder(LineEndFinder finder) { line_end_finder_ = std::move(finder); }
+  // The search on one thread (what a LineEndFinder does on each part).
+  static std::size_t find_line_end(const char* p, std::size_t n);
+
  private:
   class File;
   bool open_next_file();
@@ -93,6 +104,7 @@ class FastxReader {
   std::size_t next_path_ = 0;
   std::unique_ptr<File> file_;
   std::uint64_t records_ = 0;
+  LineEndFinder line_end_finder_;
 };
 
 }  // namespace trawl
