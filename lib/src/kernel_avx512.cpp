@@ -38,11 +38,11 @@ struct Avx512 {
   }
   static Reg shl1(Reg a) { return _mm512_slli_epi64(a, 1); }
   static unsigned le_mask(Reg a, Reg b) { return _mm512_cmple_epi64_mask(a, b); }
+  static constexpr bool kTwoTables = false;  // (see Avx512Narrow)
 
   // Equality words of 8 lanes for `steps` steps, into dst[s * stride + lane], when every
   // lane has at most 16 classes: each lane's profile sits in two registers, 8 codes become
   // 8 words with one permute, and 8 x 8 blocks are transposed to step-major order.
-  static constexpr bool kTwoTables = false;  // (see Avx512Narrow)
   struct Table {
     __m512i lo, hi;
   };
