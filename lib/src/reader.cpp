@@ -134,6 +134,14 @@ class MappedFile {
     const auto to = reinterpret_cast<std::uintptr_t>(end) & ~(page - 1);
     if (to > from) (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
   }
+  // Maps the pages of [begin, end) into the process in one call (Linux >= 5.14; where it
+  // fails they fault in as they are read).
+  void populate(const char* begin, const char* end) const {
+    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const auto from = reinterpret_cast<std::uintptr_t>(begin) & ~(page - 1);
+    const auto to = reinterpret_cast<std::uintptr_t>(end);
+    if (to > from) (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_READ);
+  }
   // Drops the pages wholly before `end` from the process (they stay in the page cache), so
   // resident memory does not grow with the input. Calls come in input order.
   void release_before(const char* end) {
@@ -230,6 +238,9 @@ class FastxReader::File {
       begin = data_ + pos_;
       size = std::min<std::size_t>(end_ - pos_, target);
       at_end = pos_ + size == end_;
+      // The chunk's pages mapped in one call rather than a fault per 16 pages as the line
+      // index below first touches them.
+      mapping_->populate(begin, begin + size);
     } else {
       UninitializedVector<char>& bytes = chunk.storage;
       bytes.assign(data_ + pos_, data_ + end_);
