@@ -556,10 +556,16 @@ class FastxReader::File {
   std::size_t find_long_line_end(const char* p, std::size_t n) const {
     constexpr std::size_t kOnThisThread = std::size_t{1} << 20;
     const std::size_t head = std::min(n, kOnThisThread);
-    const std::size_t len = find_line_end_or_nul(p, head);
+    const std::size_t len = FastxReader::find_line_end(p, head);
     if (len < head || head == n) return len;
-    if (line_end_finder == nullptr || !*line_end_finder) return head + find_line_end_or_nul(p + head, n - head);
-    return head + (*line_end_finder)(p + head, n - head);
+    if (line_end_finder != nullptr && *line_end_finder) return head + (*line_end_finder)(p + head, n - head);
+    // In steps, as find_line_end maps what it searches (never more of the file than that).
+    for (std::size_t at = head; at < n; at += kOnThisThread) {
+      const std::size_t step = std::min(kOnThisThread, n - at);
+      const std::size_t end = FastxReader::find_line_end(p + at, step);
+      if (end < step) return at + end;
+    }
+    return n;
   }
   // The RecordBatch span offset of `p`, a byte of the chunk being parsed (or of the mapped
   // file, for lend_one_line_sequence).
@@ -632,7 +638,13 @@ FastxReader::FastxReader(std::vector<std::string> paths, ReaderOptions options)
 
 FastxReader::~FastxReader() = default;
 
-std::size_t FastxReader::find_line_end(const char* p, std::size_t n) { return find_line_end_or_nul(p, n); }
+std::size_t FastxReader::find_line_end(const char* p, std::size_t n) {
+  // A part of a mapped file, mapped in one call before its first touch (as take_chunk does).
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto from = reinterpret_cast<std::uintptr_t>(p) & ~(page - 1);
+  if (n > 0) (void)madvise(reinterpret_cast<void*>(from), reinterpret_cast<std::uintptr_t>(p) + n - from, MADV_POPULATE_READ);
+  return find_line_end_or_nul(p, n);
+}
 
 bool FastxReader::open_next_file() {
   file_.reset();

@@ -92,7 +92,9 @@ class FastxReader {
   // splits the search over its threads: that pass is the first touch of a long record's
   // bytes, and none of its windows can start before it ends.
   void set_line_end_finder(LineEndFinder finder) { line_end_finder_ = std::move(finder); }
-  // The search on one thread (what a LineEndFinder does on each part).
+  // The search on one thread (what a LineEndFinder does on each part), on bytes of a mapped
+  // file or other memory: [p, p + n) is mapped into the process in one call first (where
+  // the system can), not fault by fault.
   static std::size_t find_line_end(const char* p, std::size_t n);
 
  private:
