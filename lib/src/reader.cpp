@@ -134,14 +134,6 @@ class MappedFile {
     const auto to = reinterpret_cast<std::uintptr_t>(end) & ~(page - 1);
     if (to > from) (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
   }
-  // Maps the pages of [begin, end) into the process in one call (Linux >= 5.14; where it
-  // fails they fault in as they are read).
-  void populate(const char* begin, const char* end) const {
-    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-    const auto from = reinterpret_cast<std::uintptr_t>(begin) & ~(page - 1);
-    const auto to = reinterpret_cast<std::uintptr_t>(end);
-    if (to > from) (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_READ);
-  }
   // Drops the pages wholly before `end` from the process (they stay in the page cache), so
   // resident memory does not grow with the input. Calls come in input order.
   void release_before(const char* end) {
@@ -162,8 +154,10 @@ class MappedFile {
 // file over BGZF, or (parse_chunk) a block of FASTA bytes already in memory.
 class FastxReader::File {
  public:
-  // The reader's (see FastxReader::set_line_end_finder); null in a chunk parser.
+  // The reader's (see FastxReader::set_line_end_finder, set_line_indexer); null in a chunk
+  // parser.
   const LineEndFinder* line_end_finder = nullptr;
+  const LineIndexer* line_indexer = nullptr;
   // A parser for chunks in memory (see start_chunk).
   File() = default;
   // Parses `chunk` next; record and line numbers continue from its bases. The parser's
@@ -238,9 +232,6 @@ class FastxReader::File {
       begin = data_ + pos_;
       size = std::min<std::size_t>(end_ - pos_, target);
       at_end = pos_ + size == end_;
-      // The chunk's pages mapped in one call rather than a fault per 16 pages as the line
-      // index below first touches them.
-      mapping_->populate(begin, begin + size);
     } else {
       UninitializedVector<char>& bytes = chunk.storage;
       bytes.assign(data_ + pos_, data_ + end_);
@@ -292,7 +283,10 @@ class FastxReader::File {
     std::uint64_t records = 1, lines = 0;
     chunk.indexed = cut <= std::numeric_limits<std::uint32_t>::max();
     if (chunk.indexed) {
-      chunk.has_nul = index_lines(begin, cut, chunk.newlines);
+      // (The index maps the pages it reads in one call, not a fault per 16 pages.)
+      chunk.has_nul = mapping_ && line_indexer != nullptr && *line_indexer
+                          ? (*line_indexer)(begin, cut, chunk.newlines)
+                          : FastxReader::index_lines(begin, cut, chunk.newlines);
       lines = chunk.newlines.size();
       for (const std::uint32_t at : chunk.newlines) records += at + 1 < cut && begin[at + 1] == '>';
     } else {  // offsets past 32 bits: counted here, found again by the parse
@@ -638,12 +632,25 @@ FastxReader::FastxReader(std::vector<std::string> paths, ReaderOptions options)
 
 FastxReader::~FastxReader() = default;
 
-std::size_t FastxReader::find_line_end(const char* p, std::size_t n) {
-  // A part of a mapped file, mapped in one call before its first touch (as take_chunk does).
+namespace {
+// Maps the pages under [p, p + n) into the process in one call before their first read
+// (Linux >= 5.14; where it fails they fault in as read, 16 pages a fault for a file).
+void populate_for_reading(const char* p, std::size_t n) {
+  if (n == 0) return;
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   const auto from = reinterpret_cast<std::uintptr_t>(p) & ~(page - 1);
-  if (n > 0) (void)madvise(reinterpret_cast<void*>(from), reinterpret_cast<std::uintptr_t>(p) + n - from, MADV_POPULATE_READ);
+  (void)madvise(reinterpret_cast<void*>(from), reinterpret_cast<std::uintptr_t>(p) + n - from, MADV_POPULATE_READ);
+}
+}  // namespace
+
+std::size_t FastxReader::find_line_end(const char* p, std::size_t n) {
+  populate_for_reading(p, n);
   return find_line_end_or_nul(p, n);
+}
+
+bool FastxReader::index_lines(const char* p, std::size_t n, UninitializedVector<std::uint32_t>& newlines) {
+  populate_for_reading(p, n);
+  return trawl::index_lines(p, n, newlines);
 }
 
 bool FastxReader::open_next_file() {
@@ -651,6 +658,7 @@ bool FastxReader::open_next_file() {
   if (next_path_ >= paths_.size()) return false;
   file_ = std::make_unique<File>(paths_[next_path_++], options_);
   file_->line_end_finder = &line_end_finder_;
+  file_->line_indexer = &line_indexer_;
   return true;
 }
 

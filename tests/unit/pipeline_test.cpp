@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "trawl/byte_sink.h"
+#include "trawl/errors.h"
 #include "trawl/pipeline.h"
 #include "trawl/reader.h"
 #include "trawl/sinks.h"
@@ -191,6 +193,56 @@ TEST_CASE("long one-line records: the line end found in parallel gives the hits 
   for (int threads : {1, 2, 8}) {
     CAPTURE(threads);
     CHECK(run(path, patterns, opt, shape, threads, std::uint64_t{1} << 20, false) == whole);
+  }
+  std::remove(path);
+}
+
+// With more than two threads a mapped file's chunks are indexed in parts of 256 KiB on any
+// thread and the parts joined (the pipeline's LineIndexer): records, hits and the NUL error of
+// a chunk of many parts must be those of one thread.
+TEST_CASE("chunks indexed in parts by several threads give the output and errors of one thread") {
+  std::mt19937_64 rng(20261204);
+  char path[] = "/tmp/trawl_pipeline_index_XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  close(fd);
+  const std::string pattern = "ACGTTGCAAGGT";
+  std::string fasta;
+  for (int r = 0; fasta.size() < (std::size_t{3} << 20); ++r) {  // three MiB-chunks and more
+    std::string s(50 + rng() % 400, 'A');
+    for (char& c : s) c = "ACGT"[rng() & 3];
+    if (r % 7 == 0) s.replace(rng() % (s.size() - pattern.size()), pattern.size(), pattern);
+    fasta += ">r" + std::to_string(r) + (r % 3 == 0 ? " some description\n" : "\n") + s + (r % 11 == 0 ? "\r\n" : "\n");
+  }
+  SearchOptions opt;
+  opt.k = 1;
+  PatternSet patterns(std::vector<Pattern>{{"p", pattern}}, opt);
+  auto write = [&](const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; };
+  auto error_of = [&](int threads) -> std::string {
+    try {
+      run(path, patterns, opt, ResultShape{Command::count, true}, threads, std::uint64_t{1} << 20, false);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  write(fasta);
+  const std::string one = run(path, patterns, opt, ResultShape{Command::hits}, 1, std::uint64_t{1} << 20, false);
+  CHECK(std::count(one.begin(), one.end(), '\n') > 1000);
+  for (int threads : {3, 8}) {
+    CAPTURE(threads);
+    CHECK(run(path, patterns, opt, ResultShape{Command::hits}, threads, std::uint64_t{1} << 20, false) == one);
+  }
+  // A NUL byte in a later part of the second chunk: the same record and line named.
+  std::size_t seq_line = fasta.find('\n', std::size_t{7} << 18) + 1;
+  if (fasta[seq_line] == '>') seq_line = fasta.find('\n', seq_line) + 1;  // past a header
+  fasta[seq_line + 3] = '\0';
+  write(fasta);
+  const std::string message = error_of(1);
+  CHECK(message.find("NUL byte") != std::string::npos);
+  for (int threads : {3, 8}) {
+    CAPTURE(threads);
+    CHECK(error_of(threads) == message);
   }
   std::remove(path);
 }

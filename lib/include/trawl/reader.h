@@ -92,6 +92,17 @@ class FastxReader {
   // splits the search over its threads: that pass is the first touch of a long record's
   // bytes, and none of its windows can start before it ends.
   void set_line_end_finder(LineEndFinder finder) { line_end_finder_ = std::move(finder); }
+  // Builds a chunk's line index: every '\n' offset in [p, p + n) into `newlines` (resized
+  // to their number, n < 4 GiB); returns whether a NUL byte occurs.
+  using LineIndexer = std::function<bool(const char* p, std::size_t n, UninitializedVector<std::uint32_t>& newlines)>;
+  // Where set, next_chunk indexes a mapped file's chunks with `indexer` (empty: on this
+  // thread). That pass is the first read of the input's bytes and the input stage's main
+  // work; the pipeline passes one that splits it over its threads where there are enough of
+  // them for the one serial stage to hold the others back.
+  void set_line_indexer(LineIndexer indexer) { line_indexer_ = std::move(indexer); }
+  // The index on one thread (what a LineIndexer does on each part), the bytes' pages mapped
+  // in one call first (where the system can).
+  static bool index_lines(const char* p, std::size_t n, UninitializedVector<std::uint32_t>& newlines);
   // The search on one thread (what a LineEndFinder does on each part), on bytes of a mapped
   // file or other memory: [p, p + n) is mapped into the process in one call first (where
   // the system can), not fault by fault.
@@ -107,6 +118,7 @@ class FastxReader {
   std::unique_ptr<File> file_;
   std::uint64_t records_ = 0;
   LineEndFinder line_end_finder_;
+  LineIndexer line_indexer_;
 };
 
 }  // namespace trawl
