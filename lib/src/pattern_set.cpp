@@ -11,6 +11,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "memory_pages.h"
+
 namespace trawl {
 
 PatternSet::PatternSet(const SearchOptions& options, std::size_t precompute_limit)
@@ -84,15 +86,10 @@ void advise_huge_pages(const void* data, std::size_t bytes) {
   if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
-// Maps the pages under [data, data + bytes) in one call (Linux >= 5.14; a failure leaves
-// them to fault in one by one), before they are written: a fault per 4 KiB page, in a VM,
-// was a third of loading 262,144 patterns. Contents are unchanged.
+// Maps the pages under [data, data + bytes) in one call before they are written: a fault
+// per 4 KiB page, in a VM, was a third of loading 262,144 patterns.
 void populate_pages(const void* data, std::size_t bytes) {
-  if (bytes == 0) return;
-  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const auto first_page = reinterpret_cast<std::uintptr_t>(data) & ~(page - 1);
-  const auto stop = reinterpret_cast<std::uintptr_t>(data) + bytes;
-  (void)madvise(reinterpret_cast<void*>(first_page), stop - first_page, MADV_POPULATE_WRITE);
+  pages::advise_covering(data, bytes, MADV_POPULATE_WRITE);
 }
 
 std::uint64_t decimal_digits(std::uint64_t v) {
@@ -236,13 +233,13 @@ void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEac
     const char* const id_room = ids_.data() + p.id_at + p.id_bytes;
     // Piece by piece, as the list's pages leave memory behind each piece (all at once would
     // hold the whole list and all the arrays at the same time).
+    std::uint64_t* seq_end = seq_offsets_.data() + p.first_pattern + 1;
+    std::uint64_t* id_end = id_offsets_.data() + p.first_pattern + 1;
     const std::size_t piece_patterns = p.lines - p.blank.size();
     populate_pages(seq_out, p.letters);
     populate_pages(id_out, p.id_bytes);
-    populate_pages(seq_offsets_.data() + p.first_pattern + 1, piece_patterns * sizeof(std::uint64_t));
-    populate_pages(id_offsets_.data() + p.first_pattern + 1, piece_patterns * sizeof(std::uint64_t));
-    std::uint64_t* seq_end = seq_offsets_.data() + p.first_pattern + 1;
-    std::uint64_t* id_end = id_offsets_.data() + p.first_pattern + 1;
+    populate_pages(seq_end, piece_patterns * sizeof(std::uint64_t));
+    populate_pages(id_end, piece_patterns * sizeof(std::uint64_t));
     // The line number as decimal digits that count up in place (to_chars per line was an
     // eighth of loading a list).
     char number[24 + 16];  // (16 bytes of room after the digits for copy_short)

@@ -462,22 +462,28 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   TaskSource source(reader, patterns, opt, sizer);
   LongRecordAssembler assembler(patterns, opt, options.k, sink);
 
-  // A long one-line record's end is searched by every thread, in parts of 4 MiB (isolated:
-  // a thread waiting for the parts runs only parts, never a pipeline stage).
-  reader.set_line_end_finder([](const char* p, std::size_t n) {
+  // Runs body(i, at, len) for the parts [at, at + len) of n bytes, `part` bytes each, on
+  // every thread, from inside the serial input stage (isolated: a thread waiting for the
+  // parts runs only parts, never a pipeline stage).
+  const auto for_each_part = [](std::size_t n, std::size_t part, const auto& body) {
+    tbb::this_task_arena::isolate([&] {
+      tbb::parallel_for(std::size_t{0}, (n + part - 1) / part, [&](std::size_t i) {
+        const std::size_t at = i * part;
+        body(i, at, std::min(part, n - at));
+      });
+    });
+  };
+  // A long one-line record's end is searched by every thread, in parts of 4 MiB.
+  reader.set_line_end_finder([for_each_part](const char* p, std::size_t n) {
     constexpr std::size_t kPart = std::size_t{4} << 20;
     std::atomic<std::size_t> first{n};
-    tbb::this_task_arena::isolate([&] {
-      tbb::parallel_for(std::size_t{0}, (n + kPart - 1) / kPart, [&](std::size_t i) {
-        const std::size_t at = i * kPart;
-        if (at >= first.load(std::memory_order_relaxed)) return;  // an earlier part has it
-        const std::size_t len = std::min(kPart, n - at);
-        const std::size_t end = FastxReader::find_line_end(p + at, len);
-        if (end == len) return;
-        std::size_t seen = first.load(std::memory_order_relaxed);
-        while (at + end < seen && !first.compare_exchange_weak(seen, at + end, std::memory_order_relaxed)) {
-        }
-      });
+    for_each_part(n, kPart, [&](std::size_t, std::size_t at, std::size_t len) {
+      if (at >= first.load(std::memory_order_relaxed)) return;  // an earlier part has it
+      const std::size_t end = FastxReader::find_line_end(p + at, len);
+      if (end == len) return;
+      std::size_t seen = first.load(std::memory_order_relaxed);
+      while (at + end < seen && !first.compare_exchange_weak(seen, at + end, std::memory_order_relaxed)) {
+      }
     });
     return first.load();
   });
@@ -488,17 +494,13 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   // back: it is far below half the work.)
   if (threads > 2) {
     auto parts = std::make_shared<std::vector<UninitializedVector<std::uint32_t>>>();
-    reader.set_line_indexer([parts](const char* p, std::size_t n, UninitializedVector<std::uint32_t>& newlines) {
+    reader.set_line_indexer([parts, for_each_part](const char* p, std::size_t n, UninitializedVector<std::uint32_t>& newlines) {
       constexpr std::size_t kPart = std::size_t{256} << 10;
       const std::size_t count = (n + kPart - 1) / kPart;
       if (parts->size() < count) parts->resize(count);
       std::atomic<bool> nul{false};
-      tbb::this_task_arena::isolate([&] {
-        tbb::parallel_for(std::size_t{0}, count, [&](std::size_t i) {
-          const std::size_t at = i * kPart;
-          if (FastxReader::index_lines(p + at, std::min(kPart, n - at), (*parts)[i]))
-            nul.store(true, std::memory_order_relaxed);
-        });
+      for_each_part(n, kPart, [&](std::size_t i, std::size_t at, std::size_t len) {
+        if (FastxReader::index_lines(p + at, len, (*parts)[i])) nul.store(true, std::memory_order_relaxed);
       });
       std::size_t total = 0;
       for (std::size_t i = 0; i < count; ++i) total += (*parts)[i].size();

@@ -23,6 +23,19 @@ using namespace trawl;
 
 namespace {
 
+// An empty temporary file, removed when the test ends (passed or not).
+struct TempFile {
+  std::string path;
+  explicit TempFile(const std::string& name) : path("/tmp/" + name + "_XXXXXX") {
+    const int fd = mkstemp(path.data());
+    REQUIRE(fd >= 0);
+    close(fd);
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+};
+
 struct StringSink : ByteSink {
   std::string data;
   void write(const void* p, std::size_t n) override { data.append(static_cast<const char*>(p), n); }
@@ -59,10 +72,8 @@ std::string run(const std::string& fasta_path, const PatternSet& patterns, const
 
 TEST_CASE("output is identical for every thread count and batch size, windows included") {
   std::mt19937_64 rng(20261202);
-  char path[] = "/tmp/trawl_pipeline_test_XXXXXX";
-  const int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  close(fd);
+  const TempFile temp("trawl_pipeline_test");
+  const char* path = temp.path.c_str();
   int configs = 0;
   // TRAWL_PIPELINE_ITERS: fewer random inputs for the slow ThreadSanitizer run.
   const char* iters_env = std::getenv("TRAWL_PIPELINE_ITERS");
@@ -117,17 +128,14 @@ TEST_CASE("output is identical for every thread count and batch size, windows in
         }
     }
   }
-  std::remove(path);
   MESSAGE("pipeline invariance: " << configs << " runs compared byte for byte");
 }
 
 // Dense hits make `hits` tasks smaller than --batch-bases (and windows of one long record
 // of different sizes, growing back after it); the output must not notice.
 TEST_CASE("tasks sized by hit density give the same output as fixed sizes") {
-  char path[] = "/tmp/trawl_pipeline_dense_XXXXXX";
-  const int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  close(fd);
+  const TempFile temp("trawl_pipeline_dense");
+  const char* path = temp.path.c_str();
   std::mt19937_64 rng(20261203);
   auto letters = [&](std::size_t n, const char* from) {
     std::string s(n, ' ');
@@ -160,7 +168,6 @@ TEST_CASE("tasks sized by hit density give the same output as fixed sizes") {
     CHECK(run(path, patterns, opt, shape, threads, 1 << 20, false) == fixed);
     CHECK(run(path, patterns, opt, shape, threads, 1 << 18, false) == fixed);
   }
-  std::remove(path);
 }
 
 // A one-line record of a mapped file longer than a batch has its end searched by every
@@ -169,10 +176,8 @@ TEST_CASE("tasks sized by hit density give the same output as fixed sizes") {
 // no finder).
 TEST_CASE("long one-line records: the line end found in parallel gives the hits of buffered reading") {
   std::mt19937_64 rng(20261203);
-  char path[] = "/tmp/trawl_pipeline_long_XXXXXX";
-  const int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  close(fd);
+  const TempFile temp("trawl_pipeline_long");
+  const char* path = temp.path.c_str();
   const std::string pattern = "GATTACAGATTACAGG";
   {
     std::ofstream f(path);
@@ -194,7 +199,6 @@ TEST_CASE("long one-line records: the line end found in parallel gives the hits 
     CAPTURE(threads);
     CHECK(run(path, patterns, opt, shape, threads, std::uint64_t{1} << 20, false) == whole);
   }
-  std::remove(path);
 }
 
 // With more than two threads a mapped file's chunks are indexed in parts of 256 KiB on any
@@ -202,10 +206,8 @@ TEST_CASE("long one-line records: the line end found in parallel gives the hits 
 // a chunk of many parts must be those of one thread.
 TEST_CASE("chunks indexed in parts by several threads give the output and errors of one thread") {
   std::mt19937_64 rng(20261204);
-  char path[] = "/tmp/trawl_pipeline_index_XXXXXX";
-  const int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  close(fd);
+  const TempFile temp("trawl_pipeline_index");
+  const char* path = temp.path.c_str();
   const std::string pattern = "ACGTTGCAAGGT";
   std::string fasta;
   for (int r = 0; fasta.size() < (std::size_t{3} << 20); ++r) {  // three MiB-chunks and more
@@ -244,5 +246,4 @@ TEST_CASE("chunks indexed in parts by several threads give the output and errors
     CAPTURE(threads);
     CHECK(error_of(threads) == message);
   }
-  std::remove(path);
 }
