@@ -274,10 +274,15 @@ class LongRecordAssembler {
 // stage after every task, read by the input stage. Hit rows are the only results that grow
 // with density, so only `hits` adapts; it starts small and at most doubles per task, as
 // the first tasks are read before any is written. Output never depends on task sizes (runs
-// are independent, DESIGN §3), so this changes only memory and speed.
+// are independent, DESIGN §3), so this changes only memory and speed. The budget is small
+// because a task's hit rows and formatted text are first-touched memory: each of the
+// ~4 x threads tasks in flight grows its buffers to the budget, and a page fault costs more
+// than formatting the rows on it (8,388,608 dense hits at one thread: 65,536 rows a task
+// took 12,100 page faults and 0.42 s, 8,192 rows 2,100 and 0.31 s; smaller tasks than about
+// 16 KiB then cost more in hand-offs between threads than they save).
 class TaskSizer {
  public:
-  static constexpr std::uint64_t kHitBudget = 1 << 16;
+  static constexpr std::uint64_t kHitBudget = 1 << 13;
   static constexpr std::uint64_t kMinBases = 1 << 14;
 
   TaskSizer(std::uint64_t batch_bases, bool adaptive)

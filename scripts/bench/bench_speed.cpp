@@ -38,6 +38,8 @@
 //                  W3 reads use S+1 and its patterns S+2
 //   --edlib-pairs  W3: edlib runs on the first ceil(N / patterns) records (default 320,000)
 //   --tsv FILE     also write one row per (workload, engine) to FILE (scripts/bench_speed.sh)
+//   --only-auto    run trawl-auto alone (no guard, no ratios): for `perf record` profiles of
+//                  trawl's own work
 #include <edlib.h>
 
 #include <algorithm>
@@ -343,7 +345,7 @@ int usage(int status) {
   std::FILE* f = status == 0 ? stdout : stderr;
   std::fprintf(f,
                "usage: bench_speed [--workloads \"W1 W2 W3 W4 W5\"] [--scale F] [--reps N] [--seed S]\n"
-               "                   [--edlib-pairs N] [--tsv FILE]\n"
+               "                   [--edlib-pairs N] [--tsv FILE] [--only-auto]\n"
                "(see the comment at the top of scripts/bench/bench_speed.cpp)\n");
   return status;
 }
@@ -355,6 +357,7 @@ struct Args {
   std::uint64_t seed = 42;
   std::uint64_t edlib_pairs = 320000;
   std::string tsv;
+  bool only_auto = false;
 };
 
 // Returns -1 when the arguments are fine, else the exit status.
@@ -363,6 +366,10 @@ int parse_args(int argc, char** argv, Args& a) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") return usage(0);
+    if (arg == "--only-auto") {
+      a.only_auto = true;
+      continue;
+    }
     if (i + 1 >= argc) return usage(2);
     const char* v = argv[++i];
     char* end = nullptr;
@@ -443,6 +450,15 @@ int main(int argc, char** argv) try {
     const trawl::PatternSet set = make_pattern_set(w);
     std::vector<Engine> engines;
     engines.push_back({std::string("trawl-auto(") + auto_kernel.name + ")", &auto_kernel, {}, {}});
+    if (args.only_auto) {
+      for (int rep = 0; rep < args.reps; ++rep) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const Found f = run_trawl(w, set, auto_kernel);
+        const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+        std::printf("%s trawl-auto %.3f s, %s hits\n", w.id.c_str(), dt.count(), grouped(f.hits).c_str());
+      }
+      continue;
+    }
     engines.push_back({"trawl-scalar", &trawl::scalar_kernel(), {}, {}});
     engines.push_back({"edlib", nullptr, {}, {}});
     bool consistent = true;  // every run of an engine found the same
