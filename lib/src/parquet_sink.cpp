@@ -47,11 +47,14 @@ std::string_view valid_utf8(std::string_view in, std::string& scratch) {
   return changed ? std::string_view(scratch) : in;
 }
 
-void put_u32(std::string& out, std::size_t v) {
-  const auto x = static_cast<std::uint32_t>(v);
-  out.append(reinterpret_cast<const char*>(&x), sizeof x);
+// [u32 len][bytes]
+void put_field(FormattedBytes& out, std::string_view v) {
+  const auto len = static_cast<std::uint32_t>(v.size());
+  const char* len_bytes = reinterpret_cast<const char*>(&len);
+  out.insert(out.end(), len_bytes, len_bytes + sizeof len);
+  out.insert(out.end(), v.begin(), v.end());
 }
-std::string_view take(const std::string& in, std::size_t& pos) {
+std::string_view take(const FormattedBytes& in, std::size_t& pos) {
   std::uint32_t len;
   std::memcpy(&len, in.data() + pos, sizeof len);
   pos += sizeof len;
@@ -75,7 +78,7 @@ class ParquetHitsSink final : public ResultSink {
 
   // Per hit: [u32 len][match_region][u32 len][cigar], already valid UTF-8.
   void format(const RecordBatch& batch, const BatchResults& results,
-              std::string& out) const override {
+              FormattedBytes& out) const override {
     std::string region, cigar, scratch;
     for (const Hit& h : results.hits.hits) {
       const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
@@ -89,21 +92,18 @@ class ParquetHitsSink final : public ResultSink {
           for (std::size_t i = slice.size(); i > 0; --i)
             region.push_back(static_cast<char>(alphabet_.complement(static_cast<std::uint8_t>(slice[i - 1]))));
         }
-        const std::string_view valid = valid_utf8(region, scratch);
-        put_u32(out, valid.size());
-        out.append(valid);
+        put_field(out, valid_utf8(region, scratch));
       }
       if (columns_.cigar) {
         cigar.clear();
         append_cigar(cigar, results.hits.cigar(h), h.strand == Strand::rc && columns_.sam);
-        put_u32(out, cigar.size());
-        out.append(cigar);
+        put_field(out, cigar);
       }
     }
   }
 
   void write(const RecordBatch& batch, const BatchResults& results,
-             const std::string& formatted) override {
+             const FormattedBytes& formatted) override {
     std::size_t pos = 0;
     for (const Hit& h : results.hits.hits) {
       const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
@@ -169,8 +169,8 @@ class ParquetCountSink final : public ResultSink {
       record_totals_.assign(patterns.size(), 0);
     }
   }
-  void format(const RecordBatch&, const BatchResults&, std::string&) const override {}
-  void write(const RecordBatch& batch, const BatchResults& results, const std::string&) override {
+  void format(const RecordBatch&, const BatchResults&, FormattedBytes&) const override {}
+  void write(const RecordBatch& batch, const BatchResults& results, const FormattedBytes&) override {
     for (const PairCount& pc : results.pair_counts) {
       if (totals_) {
         hit_totals_[pc.pattern_idx] += pc.count;
@@ -212,8 +212,8 @@ class ParquetContainsSink final : public ResultSink {
                 per_pair_ ? std::vector<Column>{{"pat_id", Type::utf8}, {"text_id", Type::utf8}, {"contains", Type::boolean}}
                           : std::vector<Column>{{"text_id", Type::utf8}, {"contains", Type::boolean}},
                 popt.compression, metadata(popt), popt.row_group_rows, 128 << 20, created_by(popt)) {}
-  void format(const RecordBatch&, const BatchResults&, std::string&) const override {}
-  void write(const RecordBatch& batch, const BatchResults& results, const std::string&) override {
+  void format(const RecordBatch&, const BatchResults&, FormattedBytes&) const override {}
+  void write(const RecordBatch& batch, const BatchResults& results, const FormattedBytes&) override {
     if (per_pair_) {
       for (const PairCount& pc : results.pair_counts) {
         writer_.append_string(0, valid_utf8(patterns_.pattern(pc.pattern_idx).id, scratch_));

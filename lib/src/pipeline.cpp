@@ -61,7 +61,7 @@ struct Batch {
   BatchResults results;
   StrandCounts window_counts;
   bool window_contains = false;
-  std::string formatted;
+  FormattedBytes formatted;
 };
 
 std::uint32_t hit_count(StrandCounts c, bool best) {
@@ -264,7 +264,7 @@ class LongRecordAssembler {
   bool pair_contains_ = false, record_contains_ = false;
   BatchResults out_;
   RecordBatch view_;
-  std::string formatted_;
+  FormattedBytes formatted_;
 };
 
 // How many residues the next task takes: --batch-bases, or fewer where the hits are so

@@ -19,7 +19,7 @@ void append_uint(std::string& out, std::uint64_t v) {
 // would dominate dense outputs; groups keep the over-reservation small.
 class RowWriter {
  public:
-  explicit RowWriter(std::string& out) : out_(out) {}
+  explicit RowWriter(FormattedBytes& out) : out_(out) {}
   void open(std::size_t bound) {
     const std::size_t used = out_.size();
     out_.resize(used + bound);
@@ -68,7 +68,7 @@ class RowWriter {
     std::memcpy(w_ + n - sizeof tail, &tail, sizeof tail);
   }
 
-  std::string& out_;
+  FormattedBytes& out_;
   char* w_ = nullptr;
 };
 
@@ -78,7 +78,7 @@ constexpr std::size_t kRowGroup = 1024;
 // last field (at most 20 bytes).
 template <typename Value>
 void write_pair_rows(const RecordBatch& batch, std::span<const PairCount> pairs,
-                     const PatternSet& patterns, std::string& out, Value value) {
+                     const PatternSet& patterns, FormattedBytes& out, Value value) {
   RowWriter w(out);
   for (std::size_t g = 0; g < pairs.size(); g += kRowGroup) {
     const std::span<const PairCount> group = pairs.subspan(g, std::min(kRowGroup, pairs.size() - g));
@@ -119,7 +119,7 @@ class TsvHitsSink final : public ResultSink {
   }
 
   void format(const RecordBatch& batch, const BatchResults& results,
-              std::string& out) const override {
+              FormattedBytes& out) const override {
     const std::span<const Hit> all = results.hits.hits;
     RowWriter w(out);
     for (std::size_t g = 0; g < all.size(); g += kRowGroup) {
@@ -184,7 +184,7 @@ class TsvHitsSink final : public ResultSink {
     w.put('\n');
   }
 
-  void write(const RecordBatch&, const BatchResults&, const std::string& formatted) override {
+  void write(const RecordBatch&, const BatchResults&, const FormattedBytes& formatted) override {
     out_.write(formatted.data(), formatted.size());
   }
   void close() override {}
@@ -209,13 +209,13 @@ class TsvCountSink final : public ResultSink {
     }
   }
   void format(const RecordBatch& batch, const BatchResults& results,
-              std::string& out) const override {
+              FormattedBytes& out) const override {
     if (totals_) return;  // aggregated in write()
     write_pair_rows(batch, results.pair_counts, patterns_, out,
                     [](RowWriter& w, const PairCount& pc) { w.put_uint(pc.count); });
   }
   void write(const RecordBatch&, const BatchResults& results,
-             const std::string& formatted) override {
+             const FormattedBytes& formatted) override {
     if (!totals_) {
       out_.write(formatted.data(), formatted.size());
       return;
@@ -255,7 +255,7 @@ class TsvContainsSink final : public ResultSink {
     out_.write(header.data(), header.size());
   }
   void format(const RecordBatch& batch, const BatchResults& results,
-              std::string& out) const override {
+              FormattedBytes& out) const override {
     if (per_pair_) {
       write_pair_rows(batch, results.pair_counts, patterns_, out,
                       [](RowWriter& w, const PairCount& pc) { w.put(pc.count ? "true" : "false"); });
@@ -275,7 +275,7 @@ class TsvContainsSink final : public ResultSink {
       w.close();
     }
   }
-  void write(const RecordBatch&, const BatchResults&, const std::string& formatted) override {
+  void write(const RecordBatch&, const BatchResults&, const FormattedBytes& formatted) override {
     out_.write(formatted.data(), formatted.size());
   }
   void close() override {}
