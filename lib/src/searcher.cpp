@@ -369,11 +369,12 @@ void Searcher::set_text(std::string_view text) {
 }
 
 void Searcher::set_window(std::string_view text, Window window) {
-  // Slices are encoded per pattern and strand, as each needs its own margins.
+  // Slices are encoded on first use (window_slice).
   text_ = text;
   windowed_ = true;
   pre_current_ = nullptr;
   rev_ready_ = false;
+  coded_ = {false, false};
   window_ = window;
 }
 
@@ -468,18 +469,62 @@ void Searcher::encode_forward_until(std::uint64_t end) {
   fwd_encoded_ = end;
 }
 
-void Searcher::encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi) {
+std::pair<std::uint64_t, std::uint64_t> Searcher::window_range(Strand strand, std::uint64_t band) const {
+  // '+' owns the runs that start in [begin, end); '-' owns the reversed runs whose last end
+  // p' has forward start n - p' in [begin, end) (see strand_candidates).
   const std::uint64_t n = text_.size();
-  UninitializedVector<std::uint8_t>& codes = strand == Strand::fwd ? fwd_codes_ : rev_codes_;
-  codes.resize(hi - lo);
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text_.data());
+  const bool first = window_.begin == 0, last = window_.end == Window::kOpen;
   if (strand == Strand::fwd) {
-    kernel_.encode(class_of_.data(), bytes + lo, hi - lo, codes.data(), nullptr);
-  } else {
-    // codes[i - lo] = class(text[n - 1 - i]): text[n - hi, n - lo) reversed.
-    kernel_.encode(class_of_.data(), bytes + (n - hi), hi - lo, nullptr, codes.data() + (hi - lo));
+    // One end before `begin` must be exact to tell whether a run starts at `begin`.
+    return {first ? 0 : saturating_sub(window_.begin - 1, band), last ? n : std::min(n, window_.end + band)};
   }
-  strand_text_ = {codes, lo, n};
+  const std::uint64_t a = last ? 0 : n - window_.end + 1;
+  return {a == 0 ? 0 : saturating_sub(a - 1, band), first ? n : std::min(n, n - window_.begin + 2)};
+}
+
+Searcher::StrandText Searcher::window_slice(Strand strand, std::uint64_t lo, std::uint64_t hi,
+                                            bool stop_at_first) {
+  const std::uint64_t n = text_.size();
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text_.data());
+  const int s = strand == Strand::fwd ? 0 : 1;
+  UninitializedVector<std::uint8_t>& codes = s == 0 ? fwd_codes_ : rev_codes_;
+  if (!coded_[s] || lo < coded_from_[s] || hi > coded_from_[s] + codes.size()) {
+    // Every pattern of a window scans nearly the same slice of a strand: the first codes
+    // the slice for the longest pattern, and the others take theirs from it. Where both
+    // strands will be scanned in full, one pass over the bytes codes both (the second pass
+    // was a second read of the window's bytes).
+    std::uint64_t a = lo, b = hi;  // in the strand's positions
+    if (!coded_[s]) {
+      const auto widest = window_range(strand, std::uint64_t{patterns_.max_length()} +
+                                                   static_cast<std::uint64_t>(options_.k));
+      a = std::min(a, widest.first);
+      b = std::max(b, widest.second);
+    }
+    if (s == 0 && !coded_[0] && !coded_[1] && !stop_at_first && options_.searches_rc()) {
+      // (The forward strand is always scanned first.) Forward positions [fa, fb) cover
+      // both strands' slices: '-' position i is forward byte n - 1 - i.
+      const auto rc = window_range(Strand::rc, std::uint64_t{patterns_.max_length()} +
+                                                   static_cast<std::uint64_t>(options_.k));
+      const std::uint64_t fa = std::min(a, n - rc.second);
+      const std::uint64_t fb = std::max(b, n - rc.first);
+      fwd_codes_.resize(fb - fa);
+      rev_codes_.resize(fb - fa);
+      kernel_.encode(class_of_.data(), bytes + fa, fb - fa, fwd_codes_.data(), rev_codes_.data() + (fb - fa));
+      coded_ = {true, true};
+      coded_from_ = {fa, n - fb};
+    } else {
+      codes.resize(b - a);
+      if (s == 0) {
+        kernel_.encode(class_of_.data(), bytes + a, b - a, codes.data(), nullptr);
+      } else {
+        // codes[i - a] = class(text[n - 1 - i]): text[n - b, n - a) reversed.
+        kernel_.encode(class_of_.data(), bytes + (n - b), b - a, nullptr, codes.data() + (b - a));
+      }
+      coded_[s] = true;
+      coded_from_[s] = a;
+    }
+  }
+  return {std::span<const std::uint8_t>(codes.data() + (lo - coded_from_[s]), hi - lo), lo, n};
 }
 
 void Searcher::strand_candidates(std::uint32_t pi, const StrandProfile& prof, Strand strand,
@@ -514,23 +559,15 @@ void Searcher::strand_candidates(std::uint32_t pi, const StrandProfile& prof, St
   // relies on that).
   const std::uint64_t band = std::uint64_t{prof.m} + static_cast<std::uint64_t>(options_.k);
   const bool first = window_.begin == 0, last = window_.end == Window::kOpen;
-  Ownership own;
-  std::uint64_t lo, hi;
-  if (strand == Strand::fwd) {
-    own = {Own::runs_starting_in, window_.begin, window_.end};
-    // One end before `begin` must be exact to tell whether a run starts at `begin`.
-    lo = first ? 0 : saturating_sub(window_.begin - 1, band);
-    hi = last ? n : std::min(n, window_.end + band);
-  } else {
-    own = {Own::runs_ending_in, last ? 0 : n - window_.end + 1,
-           first ? Window::kOpen : n - window_.begin + 1};
-    lo = own.a == 0 ? 0 : saturating_sub(own.a - 1, band);
-    hi = own.b == Window::kOpen ? n : std::min(n, own.b + 1);
-  }
+  const Ownership own = strand == Strand::fwd
+                            ? Ownership{Own::runs_starting_in, window_.begin, window_.end}
+                            : Ownership{Own::runs_ending_in, last ? 0 : n - window_.end + 1,
+                                        first ? Window::kOpen : n - window_.begin + 1};
+  auto [lo, hi] = window_range(strand, band);
   // A run that crosses the slice edge needs more text; grow geometrically (rare: only
   // long runs of ends with cost <= k, such as k >= m, cross a window border).
   for (std::uint64_t grow = std::max<std::uint64_t>(band, 4096);; grow *= 2) {
-    encode_slice(strand, lo, hi);
+    strand_text_ = window_slice(strand, lo, hi, stop_at_first);
     if (collect_ends(prof, strand_text_, own, stop_at_first)) return;
     lo = saturating_sub(lo, grow);
     hi = std::min(n, hi + grow);

@@ -1,6 +1,7 @@
 // Windows of a long record (issue: equal-size tasks): searching any tiling of a record into
 // windows and merging must give exactly the hits of the unsplit record, for both strands,
-// every selection, overhang at both ends, the N filter and k >= m (the whole record one run).
+// every selection, overhang at both ends, the N filter, k >= m (the whole record one run)
+// and several patterns of different lengths searched in each window.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "trawl/searcher.h"
 
@@ -59,82 +61,101 @@ TEST_CASE("any tiling into windows gives the hits of the unsplit record") {
                                 : opt.alphabet.alphabet == Alphabet::ascii ? "ab"
                                                                             : "ACGTNa";
     const std::string pat_letters = opt.alphabet.alphabet == Alphabet::ascii ? "ab" : homopolymer ? "AAAC" : "ACGT";
-    const std::size_t m = 1 + rng() % (rng() % 4 == 0 ? 70 : 12);
-    const std::string pattern = random_text(rng, m, pat_letters);
+    // One to three patterns of different lengths: a window's patterns share its codes.
+    std::vector<std::string> patterns;
+    const int npat = rng() % 3 == 0 ? 1 + static_cast<int>(rng() % 3) : 1;
+    for (int i = 0; i < npat; ++i)
+      patterns.push_back(random_text(rng, 1 + rng() % (rng() % 4 == 0 ? 70 : 12), pat_letters));
+    const std::size_t m = patterns[0].size();
     std::string text = random_text(rng, rng() % (iter % 10 == 0 ? 20000 : 600), letters);
     for (int plant = 0; plant < 3 && !text.empty(); ++plant) {
+      const std::string& pattern = patterns[rng() % patterns.size()];
       const std::size_t at = rng() % text.size();
-      text.replace(at, std::min(m, text.size() - at), pattern.substr(0, std::min(m, text.size() - at)));
+      text.replace(at, std::min(pattern.size(), text.size() - at), pattern.substr(0, std::min(pattern.size(), text.size() - at)));
     }
     // k from 0 to m + 1: k >= m makes the whole record one run of ends with cost <= k.
     opt.k = static_cast<int>(rng() % (m + 2));
     CAPTURE(seed);
     CAPTURE(iter);
-    CAPTURE(pattern);
+    CAPTURE(patterns.size());
+    CAPTURE(patterns[0]);
     CAPTURE(text);
     CAPTURE(opt.k);
-    PatternSet ps({{"p", pattern}}, opt);
+    std::vector<Pattern> named;
+    for (const std::string& p : patterns) named.push_back({"p" + std::to_string(named.size()), p});
+    PatternSet ps(named, opt);
+    const auto np = static_cast<std::uint32_t>(patterns.size());
     Searcher whole(ps, opt, scalar_kernel());
-    HitList whole_hits;
-    whole.search_record(0, text, whole_hits);
-    const StrandCounts whole_counts = (whole.set_text(text), whole.count_hits(0));
-    const bool whole_contains = whole.has_hit(0);
+    std::vector<HitList> whole_hits(np);
+    std::vector<StrandCounts> whole_counts(np);
+    std::vector<bool> whole_contains(np);
+    for (std::uint32_t pi = 0; pi < np; ++pi) {
+      whole.search_pattern(pi, 0, text, whole_hits[pi]);
+      whole_counts[pi] = (whole.set_text(text), whole.count_hits(pi));
+      whole_contains[pi] = whole.has_hit(pi);
+    }
 
-    // A random tiling: window sizes from 1 to 200, with a kernel picked per case.
+    // A random tiling: window sizes from 1 to 200, with a kernel picked per case; in each
+    // window every pattern in turn.
     const auto kernels = available_kernels();
     const KernelFns& kernel = *kernels[rng() % kernels.size()];
     CAPTURE(kernel.name);
     Searcher part(ps, opt, kernel);
-    std::vector<Key> merged;
+    std::vector<std::vector<Key>> merged(np);
     HitList window_hits;
-    StrandCounts counts;
-    bool contains = false;
+    std::vector<StrandCounts> counts(np);
+    std::vector<bool> contains(np);
     std::uint64_t begin = 0;
     const std::uint64_t max_size = 1 + rng() % 200;
     for (;;) {
       Window w{begin, begin + 1 + rng() % max_size};
       if (w.end >= text.size()) w.end = Window::kOpen;
       part.set_window(text, w);
-      window_hits.clear();
-      part.find_hits(0, 0, window_hits);
-      for (const Hit& h : window_hits.hits) merged.push_back(key_of(window_hits, h));
-      const StrandCounts c = part.count_hits(0);
-      counts.fwd += c.fwd;
-      counts.rc += c.rc;
-      contains = contains || part.has_hit(0);
+      for (std::uint32_t pi = 0; pi < np; ++pi) {
+        window_hits.clear();
+        part.find_hits(pi, 0, window_hits);
+        for (const Hit& h : window_hits.hits) merged[pi].push_back(key_of(window_hits, h));
+        const StrandCounts c = part.count_hits(pi);
+        counts[pi].fwd += c.fwd;
+        counts[pi].rc += c.rc;
+        contains[pi] = contains[pi] || part.has_hit(pi);
+      }
       if (w.end == Window::kOpen) break;
       begin = w.end;
     }
-    if (opt.selection == Selection::best) {
-      // Per strand: lowest cost, ties -> largest end in the strand's orientation.
-      std::vector<Key> best;
-      for (int strand = 0; strand < 2; ++strand) {
-        const Key* pick = nullptr;
-        for (const Key& k : merged) {
-          if (std::get<1>(k) != strand) continue;
-          const bool better =
-              !pick || std::get<5>(k) < std::get<5>(*pick) ||
-              (std::get<5>(k) == std::get<5>(*pick) &&
-               (strand == 0 ? std::get<2>(k) > std::get<2>(*pick) : std::get<0>(k) < std::get<0>(*pick)));
-          if (better) pick = &k;
+    for (std::uint32_t pi = 0; pi < np; ++pi) {
+      CAPTURE(pi);
+      if (opt.selection == Selection::best) {
+        // Per strand: lowest cost, ties -> largest end in the strand's orientation.
+        std::vector<Key> best;
+        for (int strand = 0; strand < 2; ++strand) {
+          const Key* pick = nullptr;
+          for (const Key& k : merged[pi]) {
+            if (std::get<1>(k) != strand) continue;
+            const bool better =
+                !pick || std::get<5>(k) < std::get<5>(*pick) ||
+                (std::get<5>(k) == std::get<5>(*pick) &&
+                 (strand == 0 ? std::get<2>(k) > std::get<2>(*pick) : std::get<0>(k) < std::get<0>(*pick)));
+            if (better) pick = &k;
+          }
+          if (pick) best.push_back(*pick);
         }
-        if (pick) best.push_back(*pick);
+        merged[pi] = best;
       }
-      merged = best;
+      std::stable_sort(merged[pi].begin(), merged[pi].end(), output_less);
+      std::vector<Key> expected;
+      for (const Hit& h : whole_hits[pi].hits) expected.push_back(key_of(whole_hits[pi], h));
+      REQUIRE(merged[pi] == expected);
+      if (opt.selection != Selection::best) {
+        REQUIRE(counts[pi].fwd == whole_counts[pi].fwd);
+        REQUIRE(counts[pi].rc == whole_counts[pi].rc);
+      } else {
+        REQUIRE((counts[pi].fwd > 0) == (whole_counts[pi].fwd > 0));
+        REQUIRE((counts[pi].rc > 0) == (whole_counts[pi].rc > 0));
+      }
+      REQUIRE(contains[pi] == whole_contains[pi]);
+      compared += static_cast<long>(expected.size());
     }
-    std::stable_sort(merged.begin(), merged.end(), output_less);
-    std::vector<Key> expected;
-    for (const Hit& h : whole_hits.hits) expected.push_back(key_of(whole_hits, h));
-    REQUIRE(merged == expected);
-    if (opt.selection != Selection::best) {
-      REQUIRE(counts.fwd == whole_counts.fwd);
-      REQUIRE(counts.rc == whole_counts.rc);
-    } else {
-      REQUIRE((counts.fwd > 0) == (whole_counts.fwd > 0));
-      REQUIRE((counts.rc > 0) == (whole_counts.rc > 0));
-    }
-    REQUIRE(contains == whole_contains);
-    compared += static_cast<long>(expected.size());
   }
   MESSAGE("window tilings: 6000 cases, " << compared << " hits compared");
 }

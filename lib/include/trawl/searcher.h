@@ -102,7 +102,11 @@ class Searcher {
   // Candidate ends of one strand for the current record or window; sets strand_text_.
   void strand_candidates(std::uint32_t pattern_idx, const StrandProfile& prof, Strand strand,
                          bool stop_at_first);
-  void encode_slice(Strand strand, std::uint64_t lo, std::uint64_t hi);
+  // Codes of the window's strand positions [lo, hi) (see strand_candidates), from what
+  // earlier patterns of the same window had coded where that covers them.
+  StrandText window_slice(Strand strand, std::uint64_t lo, std::uint64_t hi, bool stop_at_first);
+  // The positions [lo, hi) of one strand's slice of the window, for a band of m + k.
+  std::pair<std::uint64_t, std::uint64_t> window_range(Strand strand, std::uint64_t band) const;
   // The pattern's profile on one strand: precomputed, or built on demand at the end of
   // `out` (prescan keeps a group's profiles there without copying each from a scratch).
   StrandProfile profile_into(std::uint32_t pattern_idx, Strand strand, std::vector<std::uint64_t>& out);
@@ -189,6 +193,10 @@ class Searcher {
   UninitializedVector<std::uint8_t> fwd_codes_;  // whole record (or a window slice) as classes
   UninitializedVector<std::uint8_t> rev_codes_;  // reverse(record) as classes (rc strand)
   bool rev_ready_ = false;                 // rev_codes_ holds the current record
+  // In a window: whether fwd_codes_ / rev_codes_ hold the window's strand positions from
+  // coded_from_[strand] on (one slice per window and strand, shared by every pattern).
+  std::array<bool, 2> coded_{};
+  std::array<std::uint64_t, 2> coded_from_{};
   std::uint64_t fwd_encoded_ = 0;          // fwd_codes_ is valid below this position
   bool lazy_forward_ = false;              // collect_ends must encode as it scans
   StrandText strand_text_;                 // what the last strand_candidates() scanned
