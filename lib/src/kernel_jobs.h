@@ -14,8 +14,8 @@
 // instructions and a single vector would leave the core idle between them.
 #include <algorithm>
 #include <cstdint>
-#include <vector>
 
+#include "kernel_buffer.h"
 #include "trawl/kernel.h"
 
 namespace trawl::jobs {
@@ -331,9 +331,9 @@ std::size_t scan_any(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd*
   if (!any_shared) return scan<V, kFirstOnly>(jobs, n, k, out, final_states);
 
   // The jobs left over, copied out (per-thread buffers) and scanned together.
-  thread_local std::vector<ScanJob> rest;
-  thread_local std::vector<std::uint32_t> rest_of;
-  thread_local std::vector<JobState> rest_final;
+  thread_local KernelBuffer<ScanJob> rest;
+  thread_local KernelBuffer<std::uint32_t> rest_of;
+  thread_local KernelBuffer<JobState> rest_final;
   rest.clear();
   rest_of.clear();
   std::size_t found = 0;

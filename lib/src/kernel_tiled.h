@@ -10,8 +10,8 @@
 // its state is the state handed back (a fresh-start state: exact for every later cost <= k,
 // which is all the callers use).
 #include <cstdint>
-#include <vector>
 
+#include "kernel_buffer.h"
 #include "kernel_jobs.h"
 #include "trawl/kernel.h"
 
@@ -71,7 +71,7 @@ std::size_t scan_segments(const StrandProfile& prof, ColumnState& st, const std:
                prof.classes_hint, l == 0 ? st.vp[0] : ~std::uint64_t{0},
                l == 0 ? st.score : static_cast<std::int64_t>(prof.m), l == 0 ? st.vn[0] : 0};
   }
-  thread_local std::vector<JobEnd> ends;
+  thread_local KernelBuffer<JobEnd> ends;
   ends.resize(p.steps * p.lanes);
   const std::size_t found = jobs::scan<V, false>(jobs, p.lanes, k, ends.data(), finals);
 
