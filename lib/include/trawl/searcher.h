@@ -142,7 +142,7 @@ class Searcher {
   Tracer tracer_;
   std::array<std::uint8_t, 256> class_of_{};  // text byte -> class
   std::vector<std::uint64_t> vp_, vn_;
-  std::vector<EndCost> ends_;        // kernel output, one chunk at a time
+  UninitializedVector<EndCost> ends_;  // kernel output, one chunk at a time (written first)
   std::vector<EndCost> selected_;    // chosen end positions of the current strand
   std::vector<EndCost> run_;         // the open run, while its ownership is undecided
   std::vector<std::int32_t> column_; // D(j, n) of the last column (right overhang)
@@ -170,7 +170,7 @@ class Searcher {
   std::vector<JobState> rest_final_;
   std::vector<JobState> pre_final_;
   std::vector<JobEnd> pre_raw_ends_;    // the group's ends, job by job in any order
-  std::vector<JobEnd> chunk_ends_;      // the kernel's output for one chunk of jobs
+  UninitializedVector<JobEnd> chunk_ends_;  // the kernel's output for one chunk of jobs
   std::vector<std::uint32_t> pre_end_offsets_;  // ends of job j: pre_ends_[off[j], off[j+1])
   std::vector<EndCost> pre_ends_;
   std::vector<std::uint64_t> pre_peq_;  // profiles built on demand for the jobs
