@@ -119,3 +119,41 @@ TEST_CASE("job kernels: runs of jobs over one text give the scalar kernel's ends
   }
   MESSAGE("job kernel cases: " << cases);
 }
+
+TEST_CASE("encode: every kernel maps bytes to classes forward and reversed, any length and offset") {
+  std::mt19937_64 rng(20261203);
+  std::uint8_t table[256];
+  for (unsigned b = 0; b < 256; ++b) table[b] = static_cast<std::uint8_t>(rng() % 17);
+  // Guards around the outputs: an encoder must write exactly [0, n) forward and
+  // [rev_end - n, rev_end) reversed, whole 64-byte blocks and a short tail alike.
+  constexpr std::size_t kGuard = 80;
+  constexpr std::uint8_t kUntouched = 0xEE;
+  int cases = 0;
+  for (const KernelFns* kernel : available_kernels()) {
+    CAPTURE(kernel->name);
+    for (std::size_t n = 0; n <= 300; n += n < 140 ? 1 : 37) {
+      for (std::size_t offset : {0, 1, 13, 63}) {
+        std::vector<std::uint8_t> src(offset + n + kGuard);
+        for (std::uint8_t& b : src) b = static_cast<std::uint8_t>(rng());
+        const std::uint8_t* in = src.data() + offset;
+        for (int outputs = 1; outputs <= 3; ++outputs) {
+          CAPTURE(n);
+          CAPTURE(offset);
+          CAPTURE(outputs);
+          std::vector<std::uint8_t> fwd(n + 2 * kGuard, kUntouched), rev(n + 2 * kGuard, kUntouched);
+          kernel->encode(table, in, n, outputs & 1 ? fwd.data() + kGuard : nullptr,
+                         outputs & 2 ? rev.data() + kGuard + n : nullptr);
+          std::vector<std::uint8_t> want_fwd(n + 2 * kGuard, kUntouched), want_rev(n + 2 * kGuard, kUntouched);
+          for (std::size_t i = 0; i < n; ++i) {
+            if (outputs & 1) want_fwd[kGuard + i] = table[in[i]];
+            if (outputs & 2) want_rev[kGuard + n - 1 - i] = table[in[i]];
+          }
+          REQUIRE(fwd == want_fwd);
+          REQUIRE(rev == want_rev);
+          ++cases;
+        }
+      }
+    }
+  }
+  MESSAGE("encode: " << cases << " cases");
+}
