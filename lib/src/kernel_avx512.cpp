@@ -278,7 +278,14 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void encode_vbmi(
     // Byte j of the block goes to rev_end[-1 - (i + j)].
     if (rev_end != nullptr) _mm512_storeu_si512(rev_end - i - 64, _mm512_permutexvar_epi8(reverse, codes));
   }
-  if (i < n) {  // the last r < 64 bytes, masked: nothing outside the buffers is touched
+  if (i < n && n >= 64) {
+    // The last r < 64 bytes as the whole block that ends with them: its first 64 - r codes
+    // are written again, the same.
+    i = n - 64;
+    const __m512i codes = code_bytes(t0, t1, t2, t3, _mm512_loadu_si512(src + i));
+    if (fwd != nullptr) _mm512_storeu_si512(fwd + i, codes);
+    if (rev_end != nullptr) _mm512_storeu_si512(rev_end - i - 64, _mm512_permutexvar_epi8(reverse, codes));
+  } else if (i < n) {  // fewer than 64 bytes in all, masked: nothing outside the buffers is touched
     const std::size_t r = n - i;
     const __mmask64 m = (__mmask64{1} << r) - 1;
     const __m512i codes = code_bytes(t0, t1, t2, t3, _mm512_maskz_loadu_epi8(m, src + i));
