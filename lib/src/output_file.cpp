@@ -72,6 +72,7 @@ void OutputFile::flush() {
 }
 
 void OutputFile::write(const void* data, std::size_t size) {
+  if (size == 0) return;  // (data may then be null: an empty FormattedBytes has no buffer)
   if (used_ + size > buf_.size()) {
     flush();
     if (size >= buf_.size()) {

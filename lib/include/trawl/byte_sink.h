@@ -8,6 +8,7 @@ namespace trawl {
 class ByteSink {
  public:
   virtual ~ByteSink() = default;
+  // Appends [data, data + size); data may be null when size is 0.
   virtual void write(const void* data, std::size_t size) = 0;
 };
 
