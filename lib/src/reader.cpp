@@ -137,10 +137,11 @@ class MappedFile {
   // steps of at least kReleaseBatch: every call flushes the TLB of each CPU the process ran
   // on, and after the small tasks of dense hits (16 KiB) that was a sixteenth of the run.
   void release_before(const char* end) {
-    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const auto page = pages::page_size();
     const char* until = reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(end) & ~(page - 1));
-    if (until < released_ + kReleaseBatch && until < data_ + (size_ & ~(page - 1))) return;
-    if (until <= released_) return;
+    // (The file's last whole page goes at once: nothing follows to batch it with.)
+    const bool at_last_page = until >= data_ + (size_ & ~(page - 1));
+    if (until <= released_ || (until < released_ + kReleaseBatch && !at_last_page)) return;
     (void)madvise(const_cast<char*>(released_), static_cast<std::size_t>(until - released_), MADV_DONTNEED);
     released_ = until;
   }

@@ -469,17 +469,23 @@ void Searcher::encode_forward_until(std::uint64_t end) {
   fwd_encoded_ = end;
 }
 
-std::pair<std::uint64_t, std::uint64_t> Searcher::window_range(Strand strand, std::uint64_t band) const {
+Searcher::Ownership Searcher::window_ownership(Strand strand) const {
   // '+' owns the runs that start in [begin, end); '-' owns the reversed runs whose last end
-  // p' has forward start n - p' in [begin, end) (see strand_candidates).
+  // p' has forward start n - p' in [begin, end). Both tile the strand's ends.
+  if (strand == Strand::fwd) return {Own::runs_starting_in, window_.begin, window_.end};
   const std::uint64_t n = text_.size();
-  const bool first = window_.begin == 0, last = window_.end == Window::kOpen;
-  if (strand == Strand::fwd) {
-    // One end before `begin` must be exact to tell whether a run starts at `begin`.
-    return {first ? 0 : saturating_sub(window_.begin - 1, band), last ? n : std::min(n, window_.end + band)};
-  }
-  const std::uint64_t a = last ? 0 : n - window_.end + 1;
-  return {a == 0 ? 0 : saturating_sub(a - 1, band), first ? n : std::min(n, n - window_.begin + 2)};
+  return {Own::runs_ending_in, window_.end == Window::kOpen ? 0 : n - window_.end + 1,
+          window_.begin == 0 ? Window::kOpen : n - window_.begin + 1};
+}
+
+std::pair<std::uint64_t, std::uint64_t> Searcher::window_range(Strand strand, std::uint64_t band) const {
+  const std::uint64_t n = text_.size();
+  const Ownership own = window_ownership(strand);
+  // One end before a must be exact to tell whether a run starts (or, for '-', ends) at a;
+  // '+' reads on a band past b to finish the run it owns that crosses b.
+  const std::uint64_t lo = own.a == 0 ? 0 : saturating_sub(own.a - 1, band);
+  const std::uint64_t past_b = strand == Strand::fwd ? band : 1;
+  return {lo, own.b == Window::kOpen ? n : std::min(n, own.b + past_b)};
 }
 
 Searcher::StrandText Searcher::window_slice(Strand strand, std::uint64_t lo, std::uint64_t hi,
@@ -493,18 +499,17 @@ Searcher::StrandText Searcher::window_slice(Strand strand, std::uint64_t lo, std
     // the slice for the longest pattern, and the others take theirs from it. Where both
     // strands will be scanned in full, one pass over the bytes codes both (the second pass
     // was a second read of the window's bytes).
+    const std::uint64_t widest_band = std::uint64_t{patterns_.max_length()} + static_cast<std::uint64_t>(options_.k);
     std::uint64_t a = lo, b = hi;  // in the strand's positions
     if (!coded_[s]) {
-      const auto widest = window_range(strand, std::uint64_t{patterns_.max_length()} +
-                                                   static_cast<std::uint64_t>(options_.k));
+      const auto widest = window_range(strand, widest_band);
       a = std::min(a, widest.first);
       b = std::max(b, widest.second);
     }
     if (s == 0 && !coded_[0] && !coded_[1] && !stop_at_first && options_.searches_rc()) {
       // (The forward strand is always scanned first.) Forward positions [fa, fb) cover
       // both strands' slices: '-' position i is forward byte n - 1 - i.
-      const auto rc = window_range(Strand::rc, std::uint64_t{patterns_.max_length()} +
-                                                   static_cast<std::uint64_t>(options_.k));
+      const auto rc = window_range(Strand::rc, widest_band);
       const std::uint64_t fa = std::min(a, n - rc.second);
       const std::uint64_t fb = std::max(b, n - rc.first);
       fwd_codes_.resize(fb - fa);
@@ -558,11 +563,7 @@ void Searcher::strand_candidates(std::uint32_t pi, const StrandProfile& prof, St
   // every hit a later window reports starts at or after end - (m + k) (the output order
   // relies on that).
   const std::uint64_t band = std::uint64_t{prof.m} + static_cast<std::uint64_t>(options_.k);
-  const bool first = window_.begin == 0, last = window_.end == Window::kOpen;
-  const Ownership own = strand == Strand::fwd
-                            ? Ownership{Own::runs_starting_in, window_.begin, window_.end}
-                            : Ownership{Own::runs_ending_in, last ? 0 : n - window_.end + 1,
-                                        first ? Window::kOpen : n - window_.begin + 1};
+  const Ownership own = window_ownership(strand);
   auto [lo, hi] = window_range(strand, band);
   // A run that crosses the slice edge needs more text; grow geometrically (rare: only
   // long runs of ends with cost <= k, such as k >= m, cross a window border).

@@ -105,6 +105,8 @@ class Searcher {
   // Codes of the window's strand positions [lo, hi) (see strand_candidates), from what
   // earlier patterns of the same window had coded where that covers them.
   StrandText window_slice(Strand strand, std::uint64_t lo, std::uint64_t hi, bool stop_at_first);
+  // The ends of one strand that the window owns, in the strand's end positions.
+  Ownership window_ownership(Strand strand) const;
   // The positions [lo, hi) of one strand's slice of the window, for a band of m + k.
   std::pair<std::uint64_t, std::uint64_t> window_range(Strand strand, std::uint64_t band) const;
   // The pattern's profile on one strand: precomputed, or built on demand at the end of
