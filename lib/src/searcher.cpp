@@ -765,8 +765,10 @@ void Searcher::sort_best_first() {
   });
 }
 
-// Traces one end and appends its hit unless the traced-region N check drops it.
-bool Searcher::emit_hit(const StrandProfile& prof, Strand strand, const EndCost& end,
+// Traces one end and appends its hit unless the traced-region N check drops it. Inlined
+// into its callers: dense outputs call it for nearly every end, and most of such a call was
+// its own set-up (the traceback it may call stays out of line).
+[[gnu::always_inline]] inline bool Searcher::emit_hit(const StrandProfile& prof, Strand strand, const EndCost& end,
                         std::uint32_t pi, std::uint64_t text_idx, HitList& out) {
   const std::size_t ops_before = out.cigar_ops.size();
   TraceResult tr;

@@ -14,16 +14,23 @@ void append_uint(std::string& out, std::uint64_t v) {
   out.append(buf, res.ptr);
 }
 
-// Writes rows into `out` through a raw pointer: open(bound) makes room for a group of rows
-// (at most `bound` bytes), close() trims what was not used. One std::string append per field
-// would dominate dense outputs; groups keep the over-reservation small.
+// Writes rows into `out` through a raw pointer. reserve(bound) before each row makes room
+// for at most `bound` bytes plus kSlack, growing `out` geometrically (rarely: once it has
+// reached a batch's size it is reused); close() trims what was not used. One
+// std::vector append per field would dominate dense outputs.
 class RowWriter {
  public:
-  explicit RowWriter(FormattedBytes& out) : out_(out) {}
-  void open(std::size_t bound) {
+  // Bytes that may be written past a row's bound by the fixed-size copies below.
+  static constexpr std::size_t kSlack = 64;
+
+  explicit RowWriter(FormattedBytes& out) : out_(out) {
     const std::size_t used = out_.size();
-    out_.resize(used + bound);
+    out_.resize(out_.capacity());
     w_ = out_.data() + used;
+    end_ = out_.data() + out_.size();
+  }
+  void reserve(std::size_t bound) {
+    if (static_cast<std::size_t>(end_ - w_) < bound + kSlack) grow(bound + kSlack);
   }
   void close() { out_.resize(static_cast<std::size_t>(w_ - out_.data())); }
   // Fields are mostly a few bytes (ids, names, costs, a short region), where a memcpy call
@@ -43,21 +50,46 @@ class RowWriter {
     }
     w_ += n;
   }
+  // `n` bytes from a buffer that may be read up to 32 bytes past them (rounded up to whole
+  // 32-byte copies, which the slack absorbs).
+  void put_padded(const char* src, std::size_t n) {
+    for (std::size_t i = 0; i < n; i += 32) std::memcpy(w_ + i, src + i, 32);
+    w_ += n;
+  }
   void put(char c) { *w_++ = c; }
-  // Costs, CIGAR lengths and short-read positions are mostly one or two digits.
+  // Costs, CIGAR lengths and short-read positions are mostly one to four digits: two digits
+  // per table lookup, no division loop.
   void put_uint(std::uint64_t v) {
     if (v < 10) {
       *w_++ = static_cast<char>('0' + v);
     } else if (v < 100) {
-      w_[0] = static_cast<char>('0' + v / 10);
-      w_[1] = static_cast<char>('0' + v % 10);
+      std::memcpy(w_, kDigitPairs + 2 * v, 2);
       w_ += 2;
+    } else if (v < 1000) {
+      w_[0] = static_cast<char>('0' + v / 100);
+      std::memcpy(w_ + 1, kDigitPairs + 2 * (v % 100), 2);
+      w_ += 3;
+    } else if (v < 10000) {
+      std::memcpy(w_, kDigitPairs + 2 * (v / 100), 2);
+      std::memcpy(w_ + 2, kDigitPairs + 2 * (v % 100), 2);
+      w_ += 4;
     } else {
       w_ = std::to_chars(w_, w_ + 20, v).ptr;
     }
   }
 
  private:
+  static constexpr char kDigitPairs[201] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+
+  void grow(std::size_t need) {
+    const std::size_t used = static_cast<std::size_t>(w_ - out_.data());
+    out_.resize(std::max(used + need, 2 * out_.size() + 4096));
+    w_ = out_.data() + used;
+    end_ = out_.data() + out_.size();
+  }
   // [src, src + n) for sizeof(Word) <= n <= 2 * sizeof(Word): the first and the last Word.
   template <class Word>
   void copy_two(const char* src, std::size_t n) {
@@ -70,9 +102,44 @@ class RowWriter {
 
   FormattedBytes& out_;
   char* w_ = nullptr;
+  char* end_ = nullptr;
 };
 
-constexpr std::size_t kRowGroup = 1024;
+// "pat_id <TAB> text_id <TAB>", the start of every row of one (pattern, record) pair, made
+// once per pair (dense outputs have many rows per pair) in a buffer padded for
+// RowWriter::put_padded.
+class PairPrefix {
+ public:
+  bool is(std::uint32_t pattern_idx, std::uint64_t text_idx) const {
+    return valid_ && pattern_idx == pattern_idx_ && text_idx == text_idx_;
+  }
+  // Makes the prefix of (pattern_idx, text_idx). fits() is false if it is too long for the
+  // buffer (rows then write their fields one by one); size() is right either way.
+  void set(std::uint32_t pattern_idx, std::uint64_t text_idx, std::string_view pat_id,
+           std::string_view text_id) {
+    valid_ = true;
+    pattern_idx_ = pattern_idx;
+    text_idx_ = text_idx;
+    size_ = pat_id.size() + text_id.size() + 2;
+    fits_ = size_ <= kCapacity;
+    if (!fits_) return;
+    std::memcpy(buf_, pat_id.data(), pat_id.size());
+    buf_[pat_id.size()] = '\t';
+    std::memcpy(buf_ + pat_id.size() + 1, text_id.data(), text_id.size());
+    buf_[size_ - 1] = '\t';
+  }
+  bool fits() const { return fits_; }
+  const char* data() const { return buf_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  static constexpr std::size_t kCapacity = 224;
+  char buf_[kCapacity + 32];  // + 32: put_padded's over-read
+  std::size_t size_ = 0;
+  std::uint64_t text_idx_ = 0;
+  std::uint32_t pattern_idx_ = 0;
+  bool valid_ = false, fits_ = false;
+};
 
 // Rows "pat_id <TAB> text_id <TAB> value" of (pattern, record) pairs; `value` writes the
 // last field (at most 20 bytes).
@@ -80,25 +147,18 @@ template <typename Value>
 void write_pair_rows(const RecordBatch& batch, std::span<const PairCount> pairs,
                      const PatternSet& patterns, FormattedBytes& out, Value value) {
   RowWriter w(out);
-  for (std::size_t g = 0; g < pairs.size(); g += kRowGroup) {
-    const std::span<const PairCount> group = pairs.subspan(g, std::min(kRowGroup, pairs.size() - g));
-    auto name = [&](const PairCount& pc) {
-      return batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record));
-    };
-    std::size_t bound = 0;
-    for (const PairCount& pc : group)
-      bound += patterns.pattern(pc.pattern_idx).id.size() + name(pc).size() + 23;
-    w.open(bound);
-    for (const PairCount& pc : group) {
-      w.put(patterns.pattern(pc.pattern_idx).id);
-      w.put('\t');
-      w.put(name(pc));
-      w.put('\t');
-      value(w, pc);
-      w.put('\n');
-    }
-    w.close();
+  for (const PairCount& pc : pairs) {
+    const std::string_view id = patterns.pattern(pc.pattern_idx).id;
+    const std::string_view name = batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record));
+    w.reserve(id.size() + name.size() + 23);
+    w.put(id);
+    w.put('\t');
+    w.put(name);
+    w.put('\t');
+    value(w, pc);
+    w.put('\n');
   }
+  w.close();
 }
 
 class TsvHitsSink final : public ResultSink {
@@ -120,29 +180,29 @@ class TsvHitsSink final : public ResultSink {
 
   void format(const RecordBatch& batch, const BatchResults& results,
               FormattedBytes& out) const override {
-    const std::span<const Hit> all = results.hits.hits;
     RowWriter w(out);
-    for (std::size_t g = 0; g < all.size(); g += kRowGroup) {
-      const std::span<const Hit> group = all.subspan(g, std::min(kRowGroup, all.size() - g));
-      std::size_t bound = 0;
-      for (const Hit& h : group) {
-        const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
-        bound += patterns_.pattern(h.pattern_idx).id.size() + batch.name(r).size() + (h.end - h.start) +
-                 24 * std::size_t{h.cigar_count} + 21 * (3 + columns_.extra.size()) + 16;
-      }
-      w.open(bound);
-      for (const Hit& h : group) format_row(batch, results, h, w);
-      w.close();
-    }
+    PairPrefix prefix;
+    for (const Hit& h : results.hits.hits) format_row(batch, results, h, prefix, w);
+    w.close();
   }
 
   void format_row(const RecordBatch& batch, const BatchResults& results, const Hit& h,
-                  RowWriter& w) const {
+                  PairPrefix& prefix, RowWriter& w) const {
     const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
-    w.put(patterns_.pattern(h.pattern_idx).id);
-    w.put('\t');
-    w.put(batch.name(r));
-    w.put('\t');
+    if (!prefix.is(h.pattern_idx, h.text_idx))
+      prefix.set(h.pattern_idx, h.text_idx, patterns_.pattern(h.pattern_idx).id, batch.name(r));
+    // The prefix; numbers take at most 21 bytes with their tab, a CIGAR run 24 (count and
+    // letter).
+    w.reserve(prefix.size() + (h.end - h.start) + 24 * std::size_t{h.cigar_count} +
+              21 * (3 + columns_.extra.size()) + 16);
+    if (prefix.fits()) {
+      w.put_padded(prefix.data(), prefix.size());
+    } else {
+      w.put(patterns_.pattern(h.pattern_idx).id);
+      w.put('\t');
+      w.put(batch.name(r));
+      w.put('\t');
+    }
     if (h.cost < 0) w.put('-');
     w.put_uint(static_cast<std::uint64_t>(h.cost < 0 ? -h.cost : h.cost));
     w.put('\t');
@@ -262,18 +322,12 @@ class TsvContainsSink final : public ResultSink {
       return;
     }
     RowWriter w(out);
-    const std::size_t n = results.contains.size();
-    for (std::size_t g = 0; g < n; g += kRowGroup) {
-      const std::size_t end = std::min(n, g + kRowGroup);
-      std::size_t bound = 0;
-      for (std::size_t r = g; r < end; ++r) bound += batch.name(r).size() + 8;
-      w.open(bound);
-      for (std::size_t r = g; r < end; ++r) {
-        w.put(batch.name(r));
-        w.put(results.contains[r] ? "\ttrue\n" : "\tfalse\n");
-      }
-      w.close();
+    for (std::size_t r = 0; r < results.contains.size(); ++r) {
+      w.reserve(batch.name(r).size() + 8);
+      w.put(batch.name(r));
+      w.put(results.contains[r] ? "\ttrue\n" : "\tfalse\n");
     }
+    w.close();
   }
   void write(const RecordBatch&, const BatchResults&, const FormattedBytes& formatted) override {
     out_.write(formatted.data(), formatted.size());

@@ -16,22 +16,23 @@ class LocalMinimaSelector {
   // (p, cost).
   template <class Emit>
   void push(std::uint64_t p, std::int32_t cost, Emit&& emit) {
-    if (has_prev_ && p == prev_.pos + 1) {
-      if (decreasing_ && cost > prev_.cost) emit(prev_);
-      decreasing_ = cost < prev_.cost || (decreasing_ && cost == prev_.cost);
+    if (has_prev_ && p == prev_pos_ + 1) {
+      if (decreasing_ && cost > prev_cost_) emit(EndCost{prev_pos_, prev_cost_});
+      decreasing_ = cost < prev_cost_ || (decreasing_ && cost == prev_cost_);
     } else {
       // A new run: the value before it is > k (or there is none), a strict decrease.
-      if (has_prev_ && decreasing_) emit(prev_);
+      if (has_prev_ && decreasing_) emit(EndCost{prev_pos_, prev_cost_});
       decreasing_ = true;
     }
-    prev_ = {p, cost};
+    prev_pos_ = p;
+    prev_cost_ = cost;
     has_prev_ = true;
   }
   // Ends the stream; `last` is the last end position of the text (n, or n + S with
   // overhang). Resets the selector for reuse.
   template <class Emit>
   void finish(std::uint64_t last, Emit&& emit) {
-    if (has_prev_ && decreasing_ && !(prev_.pos == last && last == 0)) emit(prev_);
+    if (has_prev_ && decreasing_ && !(prev_pos_ == last && last == 0)) emit(EndCost{prev_pos_, prev_cost_});
     has_prev_ = false;
   }
   void push(std::uint64_t p, std::int32_t cost, std::vector<EndCost>& out) {
@@ -42,7 +43,11 @@ class LocalMinimaSelector {
   }
 
  private:
-  EndCost prev_{0, 0};
+  // The previous end, kept as two fields rather than an EndCost: an EndCost written field by
+  // field and then copied whole is a 16-byte load from two smaller stores, which the CPU
+  // cannot forward (a stall of many cycles per end in dense outputs).
+  std::uint64_t prev_pos_ = 0;
+  std::int32_t prev_cost_ = 0;
   bool has_prev_ = false;
   bool decreasing_ = true;
 };
