@@ -16,7 +16,9 @@
 #include "trawl/byte_sink.h"
 #include "trawl/errors.h"
 #include "trawl/pipeline.h"
+#include "trawl/hit.h"
 #include "trawl/reader.h"
+#include "trawl/searcher.h"
 #include "trawl/sinks.h"
 
 using namespace trawl;
@@ -245,5 +247,88 @@ TEST_CASE("chunks indexed in parts by several threads give the output and errors
   for (int threads : {3, 8}) {
     CAPTURE(threads);
     CHECK(error_of(threads) == message);
+  }
+}
+
+TEST_CASE("TSV hits rows spell every hit's fields, for long names and large positions") {
+  // The TSV writer formats through raw pointers, cached per-pair prefixes and digit tables;
+  // here every row is compared with a plain std::string rendering of the searcher's hits.
+  std::mt19937_64 rng(20261204);
+  const TempFile temp("trawl_tsv_rows_test");
+  for (int iter = 0; iter < 6; ++iter) {
+    SearchOptions opt;
+    opt.alphabet.alphabet = iter % 3 == 2 ? Alphabet::ascii : Alphabet::dna;
+    opt.both_strands = opt.alphabet.alphabet != Alphabet::ascii;
+    opt.k = 1 + iter % 3;
+    const std::string letters = opt.alphabet.alphabet == Alphabet::ascii ? "abc" : "ACGT";
+    // Ids around the cached prefix's capacity, long enough to need the uncached path too.
+    std::vector<Pattern> pats;
+    for (int p = 0; p < 3; ++p) {
+      std::string s(8 + rng() % 12, 'A');
+      for (char& c : s) c = letters[rng() % letters.size()];
+      pats.push_back({std::string(1 + rng() % 240, static_cast<char>('P' + p)), s});
+    }
+    PatternSet patterns(pats, opt);
+    std::vector<std::pair<std::string, std::string>> records;
+    for (int r = 0; r < 4; ++r) {
+      // Lengths up to 120,000: positions of one to six digits.
+      std::string s(r == 0 ? 50 : rng() % 120000, 'a');
+      for (char& c : s) c = letters[rng() % letters.size()];
+      for (int plant = 0; plant < 300 && !s.empty(); ++plant) {
+        const std::string& p = pats[rng() % pats.size()].seq;
+        const std::size_t at = rng() % s.size();
+        s.replace(at, std::min(p.size(), s.size() - at), p.substr(0, std::min(p.size(), s.size() - at)));
+      }
+      records.push_back({"r" + std::to_string(r) + std::string(rng() % 300, 'x'), s});
+    }
+    {
+      std::ofstream f(temp.path);
+      for (const auto& [name, seq] : records) f << ">" << name << "\n" << seq << "\n";
+    }
+    for (bool sam : {false, true}) {
+      HitColumns columns;
+      columns.sam = sam;
+      columns.extra = {ExtraColumn::pattern_start, ExtraColumn::pattern_end, ExtraColumn::pat_idx,
+                       ExtraColumn::text_idx};
+      StringSink out;
+      auto sink = make_tsv_hits_sink(out, patterns, opt.alphabet, columns);
+      FastxReader reader({temp.path}, {});
+      PipelineOptions popt;
+      popt.threads = 2;
+      popt.batch_bases = 1 << 14;
+      run_pipeline(reader, patterns, opt, scalar_kernel(), *sink, popt);
+
+      std::string want = "pat_id\ttext_id\tcost\tstrand\tstart\tend\tmatch_region\tcigar\tpattern_start\tpattern_end\tpat_idx\ttext_idx\n";
+      Searcher searcher(patterns, opt, scalar_kernel());
+      std::size_t rows = 0;
+      for (std::size_t r = 0; r < records.size(); ++r) {
+        const std::string& text = records[r].second;
+        searcher.set_text(text);
+        for (std::uint32_t p = 0; p < patterns.size(); ++p) {
+          HitList hits;
+          searcher.find_hits(p, r, hits);
+          for (const Hit& h : hits.hits) {
+            std::string region = text.substr(h.start, h.end - h.start);
+            const bool reverse = h.strand == Strand::rc;
+            if (reverse && !sam) {
+              std::reverse(region.begin(), region.end());
+              for (char& c : region) c = static_cast<char>(opt.alphabet.complement(static_cast<std::uint8_t>(c)));
+            }
+            std::string cigar;
+            append_cigar(cigar, hits.cigar(h), reverse && sam);
+            want += pats[p].id + "\t" + records[r].first + "\t" + std::to_string(h.cost) + "\t" +
+                    (reverse ? "-" : "+") + "\t" + std::to_string(h.start) + "\t" +
+                    std::to_string(h.end) + "\t" + region + "\t" + cigar + "\t" +
+                    std::to_string(h.pattern_start) + "\t" + std::to_string(h.pattern_end) + "\t" +
+                    std::to_string(p) + "\t" + std::to_string(r) + "\n";
+            ++rows;
+          }
+        }
+      }
+      CAPTURE(iter);
+      CAPTURE(sam);
+      CHECK(rows > 200);
+      CHECK(out.data == want);
+    }
   }
 }
