@@ -16,6 +16,9 @@
 namespace trawl {
 namespace {
 constexpr std::size_t kBufferSize = 1 << 20;
+// Writes at least this large skip the buffer: copying a batch's formatted rows (hundreds of
+// KiB in dense outputs) cost more than the extra write call.
+constexpr std::size_t kDirectWrite = kBufferSize / 8;
 }
 
 OutputFile::OutputFile(const std::string& path) : path_(path) {
@@ -73,13 +76,12 @@ void OutputFile::flush() {
 
 void OutputFile::write(const void* data, std::size_t size) {
   if (size == 0) return;  // (data may then be null: an empty FormattedBytes has no buffer)
-  if (used_ + size > buf_.size()) {
-    flush();
-    if (size >= buf_.size()) {
-      raw_write(static_cast<const char*>(data), size);
-      return;
-    }
+  if (size >= kDirectWrite) {
+    if (used_ > 0) flush();
+    raw_write(static_cast<const char*>(data), size);
+    return;
   }
+  if (used_ + size > buf_.size()) flush();
   std::memcpy(buf_.data() + used_, data, size);
   used_ += size;
 }
