@@ -1,4 +1,4 @@
-// AVX-512 kernel: two vectors of 8 lanes, each lane a text segment of a chunk
+// AVX-512 kernel: four vectors of 8 (or 16 narrow) lanes, each lane a text segment of a chunk
 // (kernel_tiled.h) or a short record (kernel_jobs.h). Patterns longer than 64 and short
 // chunks go to the scalar kernel. Compiled with -mavx512f only (the VBMI encoder with its
 // own target attribute); chosen at run time by the CPU probe in dispatch.cpp.
@@ -16,6 +16,8 @@ namespace {
 // The vector operations kernel_jobs.h needs, on 8 x 64-bit lanes.
 struct Avx512 {
   static constexpr unsigned kLanes = 8;
+  // Vectors stepped side by side (kernel_jobs.h): 32 registers hold four lane groups.
+  static constexpr unsigned kGroups = 4;
   using Word = std::uint64_t;
   static constexpr Word kIdleScore = Word{1} << 62;
   using Reg = __m512i;
@@ -94,6 +96,7 @@ struct Avx512 {
 // classes) fits one register, so a single permute looks up 16 steps of a lane.
 struct Avx512Narrow {
   static constexpr unsigned kLanes = 16;
+  static constexpr unsigned kGroups = 4;
   using Word = std::uint32_t;
   static constexpr Word kIdleScore = Word{1} << 30;
   using Reg = __m512i;

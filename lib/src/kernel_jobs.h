@@ -9,9 +9,10 @@
 // kBlock), so no lane ends inside a block. Per block, the equality words of every lane are
 // looked up into a step-major buffer (each lane has its own profile, so there is no
 // shared table to look up in; V::fill does it with vectors from each lane's V::Table, made
-// when the lane takes its job, else scalar loads); the Myers steps then run on whole vectors. Two
-// independent vectors are stepped together, because one Myers step is a chain of dependent
-// instructions and a single vector would leave the core idle between them.
+// when the lane takes its job, else scalar loads); the Myers steps then run on whole vectors.
+// V::kGroups independent vectors are stepped together, because one Myers step is a chain of
+// dependent instructions and a single vector would leave the core idle between them (on AMD
+// Zen 5, 512-bit steps ran 1.5x faster four at a time than two at a time).
 #include <algorithm>
 #include <cstdint>
 
@@ -21,23 +22,25 @@
 namespace trawl::jobs {
 
 constexpr unsigned kBlock = 64;
+// Bit l: lane l (at most 64 lanes: V::kGroups * V::kLanes).
+using LaneBits = std::uint64_t;
 
 // The lanes' columns between memory (per lane, where jobs are set up and taken down) and
-// two vectors of registers each (while stepping). `last` never changes while stepping.
-template <class V, class Word = typename V::Word, class Reg = typename V::Reg>
+// V::kGroups vectors of registers each (while stepping). `last` never changes while stepping.
+template <class V, class Word = typename V::Word, class Reg = typename V::Reg, unsigned G = V::kGroups>
 inline void load_lanes(const Word* pv_a, const Word* mv_a, const Word* score_a, const Word* last_a,
-                       Reg (&pv)[2], Reg (&mv)[2], Reg (&score)[2], Reg (&last)[2]) {
-  for (unsigned g = 0; g < 2; ++g) {
+                       Reg (&pv)[G], Reg (&mv)[G], Reg (&score)[G], Reg (&last)[G]) {
+  for (unsigned g = 0; g < G; ++g) {
     pv[g] = V::load(pv_a + g * V::kLanes);
     mv[g] = V::load(mv_a + g * V::kLanes);
     score[g] = V::load(score_a + g * V::kLanes);
     last[g] = V::load(last_a + g * V::kLanes);
   }
 }
-template <class V, class Word = typename V::Word, class Reg = typename V::Reg>
-inline void store_lanes(const Reg (&pv)[2], const Reg (&mv)[2], const Reg (&score)[2], Word* pv_a,
+template <class V, class Word = typename V::Word, class Reg = typename V::Reg, unsigned G = V::kGroups>
+inline void store_lanes(const Reg (&pv)[G], const Reg (&mv)[G], const Reg (&score)[G], Word* pv_a,
                         Word* mv_a, Word* score_a) {
-  for (unsigned g = 0; g < 2; ++g) {
+  for (unsigned g = 0; g < G; ++g) {
     V::store(pv_a + g * V::kLanes, pv[g]);
     V::store(mv_a + g * V::kLanes, mv[g]);
     V::store(score_a + g * V::kLanes, score[g]);
@@ -70,9 +73,11 @@ inline unsigned step(typename V::Reg eq, typename V::Reg& pv, typename V::Reg& m
 template <class V, bool kFirstOnly>
 std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
                  JobState* final_states) {
-  constexpr unsigned W = V::kLanes;  // lanes per vector
-  constexpr unsigned L = 2 * W;      // lanes in all
-  constexpr unsigned kGroupLanes = (1u << W) - 1;  // one vector's lanes as bits (W <= 16)
+  constexpr unsigned W = V::kLanes;   // lanes per vector
+  constexpr unsigned G = V::kGroups;  // vectors stepped together
+  constexpr unsigned L = G * W;       // lanes in all
+  static_assert(L <= 64, "lanes are LaneBits");
+  constexpr LaneBits kGroupLanes = (LaneBits{1} << W) - 1;  // one vector's lanes as bits
   using Reg = typename V::Reg;
   using Word = typename V::Word;
 
@@ -86,16 +91,16 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
   // Each lane's profile in the form V::fill looks up (built once per job, not per block);
   // a bit of `untabled` marks a lane whose profile V cannot hold (scalar loads instead).
   typename V::Table table_of[L];
-  unsigned untabled = 0;
+  LaneBits untabled = 0;
   alignas(64) Word eqbuf[kBlock * L];
   alignas(64) Word sc[L];
 
   std::size_t next = 0, found = 0;
-  unsigned active = 0;  // bit l: lane l holds a job
-  unsigned live = 0;    // bit l: lane l's job still wants ends (kFirstOnly)
+  LaneBits active = 0;  // bit l: lane l holds a job
+  LaneBits live = 0;    // bit l: lane l's job still wants ends (kFirstOnly)
   auto set_table = [&](unsigned l, const std::uint64_t* peq, std::uint32_t classes) {
-    if (V::make_table(peq, classes, table_of[l])) untabled &= ~(1u << l);
-    else untabled |= 1u << l;
+    if (V::make_table(peq, classes, table_of[l])) untabled &= ~(LaneBits{1} << l);
+    else untabled |= LaneBits{1} << l;
   };
   // Gives lane l the next job with text left; jobs with empty texts finish at once.
   auto refill = [&](unsigned l) {
@@ -104,8 +109,8 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
       ++next;
     }
     if (next == n) {
-      active &= ~(1u << l);
-      live &= ~(1u << l);
+      active &= ~(LaneBits{1} << l);
+      live &= ~(LaneBits{1} << l);
       pv_a[l] = mv_a[l] = 0;
       score_a[l] = V::kIdleScore;  // never <= k (k is capped below it)
       last_a[l] = V::last_row(1);
@@ -119,8 +124,8 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
       return;
     }
     const ScanJob& j = jobs[next];
-    active |= 1u << l;
-    live |= 1u << l;
+    active |= LaneBits{1} << l;
+    live |= LaneBits{1} << l;
     job_of[l] = static_cast<std::uint32_t>(next++);
     text_of[l] = j.text;
     peq_of[l] = j.peq;
@@ -144,7 +149,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     std::uint32_t steps = kFirstOnly ? kBlock / 4 : kBlock;
     for (unsigned l = 0; l < L; ++l) steps = std::min(steps, len_of[l] - pos_of[l]);
     // Equality words, step-major: eqbuf[s * L + l]. Idle lanes see no matches.
-    for (unsigned g = 0; g < 2; ++g) {
+    for (unsigned g = 0; g < G; ++g) {
       const std::uint8_t* texts[W];
       for (unsigned i = 0; i < W; ++i) texts[i] = text_of[g * W + i] + pos_of[g * W + i];
       if ((untabled >> (g * W) & kGroupLanes) == 0) {
@@ -154,7 +159,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
           // transpose of 64 steps.
           if (steps > kBlock / 4 && V::two_tables_supported()) {
             const std::uint64_t* const* peq = peq_of + g * W;
-            unsigned use_b = 0, b = 0;
+            unsigned use_b = 0, b = 0;  // (W <= 16 bits)
             bool two = true;
             for (unsigned i = 1; i < W && two; ++i) {
               if (peq[i] == peq[0]) continue;
@@ -178,19 +183,18 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
       }
     }
 
-    Reg pv[2], mv[2], score[2], last[2];
+    Reg pv[G], mv[G], score[G], last[G];
     load_lanes<V>(pv_a, mv_a, score_a, last_a, pv, mv, score, last);
     for (std::uint32_t s = 0; s < steps; ++s) {
-      unsigned hit = 0;
-      for (unsigned g = 0; g < 2; ++g)
-        hit |= step<V>(V::load(eqbuf + s * L + g * W), pv[g], mv[g], score[g], last[g], kv) << (g * W);
+      LaneBits hit = 0;
+      for (unsigned g = 0; g < G; ++g)
+        hit |= LaneBits{step<V>(V::load(eqbuf + s * L + g * W), pv[g], mv[g], score[g], last[g], kv)} << (g * W);
       if constexpr (kFirstOnly) hit &= live;
       if (hit) {  // rare: write the ends at or below k
-        V::store(sc, score[0]);
-        V::store(sc + W, score[1]);
+        for (unsigned g = 0; g < G; ++g) V::store(sc + g * W, score[g]);
         if constexpr (kFirstOnly) live &= ~hit;
         for (; hit; hit &= hit - 1) {
-          const unsigned l = static_cast<unsigned>(__builtin_ctz(hit));
+          const unsigned l = static_cast<unsigned>(__builtin_ctzll(hit));
           out[found++] = {job_of[l], pos_of[l] + s + 1, static_cast<std::int32_t>(sc[l])};
         }
       }
@@ -198,14 +202,14 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     store_lanes<V>(pv, mv, score, pv_a, mv_a, score_a);
     // The same: every lane advances (idle ones by 0), then only the lanes whose job is done
     // are visited.
-    unsigned done = 0;
+    LaneBits done = 0;
     for (unsigned l = 0; l < L; ++l) {
-      pos_of[l] += steps & (0u - (active >> l & 1u));
-      done |= static_cast<unsigned>(pos_of[l] == len_of[l]) << l;
+      pos_of[l] += steps & (0u - static_cast<std::uint32_t>(active >> l & 1u));
+      done |= LaneBits{pos_of[l] == len_of[l]} << l;
     }
     if constexpr (kFirstOnly) done |= ~live;
     for (done &= active; done; done &= done - 1) {
-      const unsigned l = static_cast<unsigned>(__builtin_ctz(done));
+      const unsigned l = static_cast<unsigned>(__builtin_ctzll(done));
       final_states[job_of[l]] = {pv_a[l], mv_a[l], static_cast<std::int64_t>(score_a[l])};
       refill(l);
     }
@@ -220,11 +224,13 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
 // contract as scan(), with job numbers counted from first_job.
 constexpr std::uint32_t kSharedClasses = 16;
 
-template <class V, bool kFirstOnly>
-std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
-                             JobState* final_states, std::uint32_t first_job) {
+// scan_shared_text on G vectors of lanes: batches of G * V::kLanes jobs.
+template <class V, bool kFirstOnly, unsigned G>
+std::size_t scan_shared_batches(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
+                                JobState* final_states, std::uint32_t first_job) {
   constexpr unsigned W = V::kLanes;
-  constexpr unsigned L = 2 * W;
+  constexpr unsigned L = G * W;
+  static_assert(L <= 64, "lanes are LaneBits");
   using Reg = typename V::Reg;
   using Word = typename V::Word;
   const std::uint8_t* const text = jobs[0].text;
@@ -243,7 +249,7 @@ std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k,
   for (unsigned i = 0; i < W; ++i) every_class[i] = kEveryClass;
   for (std::size_t b0 = 0; b0 < n; b0 += L) {
     const unsigned used = static_cast<unsigned>(std::min<std::size_t>(L, n - b0));
-    for (unsigned g = 0; g < 2; ++g) {
+    for (unsigned g = 0; g < G; ++g) {
       typename V::Table tables[W];
       bool tabled = true;
       for (unsigned i = 0; i < W && tabled; ++i) {
@@ -273,20 +279,19 @@ std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k,
       score_a[l] = static_cast<Word>(j.score);
       last_a[l] = V::last_row(j.m);
     }
-    Reg pv[2], mv[2], score[2], last[2];
+    Reg pv[G], mv[G], score[G], last[G];
     load_lanes<V>(pv_a, mv_a, score_a, last_a, pv, mv, score, last);
-    std::uint32_t live = used == 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << used) - 1;
+    LaneBits live = used == 64 ? ~LaneBits{0} : (LaneBits{1} << used) - 1;
     for (std::uint32_t s = 0; s < len; ++s) {
       const Word* row = table + std::size_t{text[s]} * L;
-      std::uint32_t hit = 0;
-      for (unsigned g = 0; g < 2; ++g)
-        hit |= step<V>(V::load(row + g * W), pv[g], mv[g], score[g], last[g], kv) << (g * W);
+      LaneBits hit = 0;
+      for (unsigned g = 0; g < G; ++g)
+        hit |= LaneBits{step<V>(V::load(row + g * W), pv[g], mv[g], score[g], last[g], kv)} << (g * W);
       if constexpr (kFirstOnly) hit &= live;
       if (hit) {  // rare: write the ends at or below k
-        V::store(sc, score[0]);
-        V::store(sc + W, score[1]);
-        for (std::uint32_t h = hit; h; h &= h - 1) {
-          const unsigned l = static_cast<unsigned>(__builtin_ctz(h));
+        for (unsigned g = 0; g < G; ++g) V::store(sc + g * W, score[g]);
+        for (LaneBits h = hit; h; h &= h - 1) {
+          const unsigned l = static_cast<unsigned>(__builtin_ctzll(h));
           out[found++] = {first_job + static_cast<std::uint32_t>(b0) + l, s + 1,
                           static_cast<std::int32_t>(sc[l])};
         }
@@ -303,9 +308,27 @@ std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k,
   return found;
 }
 
+template <class V, bool kFirstOnly>
+std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
+                             JobState* final_states, std::uint32_t first_job) {
+  if constexpr (V::kGroups > 2) {
+    // Batches on every vector, but a last one that would leave more than half of them idle
+    // (32 patterns on 64 lanes, say) runs on two vectors: idle lanes cost as much as busy ones.
+    constexpr std::size_t L = V::kGroups * V::kLanes;
+    const std::size_t wide = n % L > L / 2 ? n : n / L * L;
+    std::size_t found = scan_shared_batches<V, kFirstOnly, V::kGroups>(jobs, wide, k, out, final_states, first_job);
+    if (wide < n)
+      found += scan_shared_batches<V, kFirstOnly, 2>(jobs + wide, n - wide, k, out + found, final_states + wide,
+                                                    first_job + static_cast<std::uint32_t>(wide));
+    return found;
+  }
+  return scan_shared_batches<V, kFirstOnly, 2>(jobs, n, k, out, final_states, first_job);
+}
+
 // The ScanJobsFn of a SIMD kernel: runs of at least L / 2 consecutive jobs over one text go
-// to scan_shared_text (whole batches of L, and the rest of the run if it fills half the
-// lanes), every other job to scan(), whose lanes take jobs of any text.
+// to scan_shared_text (whole batches of L, the lanes of its smallest batch, and the rest of
+// the run if it fills half of them), every other job to scan(), whose lanes take jobs of
+// any text.
 template <class V, bool kFirstOnly>
 std::size_t scan_any(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
                      JobState* final_states) {

@@ -17,7 +17,7 @@
 
 namespace trawl::tiled {
 
-constexpr unsigned kMaxLanes = 32;
+constexpr unsigned kMaxLanes = 64;
 
 struct Plan {
   unsigned lanes = 1;                     // lanes in use (1 = run the scalar kernel instead)
@@ -57,7 +57,7 @@ inline Plan plan(std::size_t len, unsigned max_lanes, std::uint64_t overlap) {
 template <class V>
 std::size_t scan_segments(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,
                           std::size_t len, std::uint64_t p0, std::int32_t k, EndCost* out) {
-  constexpr unsigned L = 2 * V::kLanes;
+  constexpr unsigned L = V::kGroups * V::kLanes;
   static_assert(L <= kMaxLanes);
   const std::uint64_t overlap = std::uint64_t{prof.m} + static_cast<std::uint64_t>(k);
   const Plan p = prof.words == 1 ? plan(len, L, overlap) : Plan{};

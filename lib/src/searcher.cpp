@@ -19,9 +19,9 @@ constexpr std::size_t kScanChunk = 32768;
 constexpr std::uint64_t kPrescanSteps = std::uint64_t{1} << 16;
 constexpr std::size_t kPrescanJobs = 4096;
 constexpr std::size_t kPrescanMaxText = 4096;
-// The most lanes any kernel runs side by side (kernel_jobs.h: two vectors of 16): a chunk of
+// The most lanes any kernel runs side by side (kernel_jobs.h: four vectors of 16): a chunk of
 // jobs cuts a run over one text only after a multiple of this many.
-constexpr std::size_t kPanelBatch = 32;
+constexpr std::size_t kPanelBatch = 64;
 // Sets of up to this many patterns with precomputed profiles keep a prescan job per pattern
 // and strand ready (48 bytes each, per thread).
 constexpr std::size_t kPanelJobsLimit = 16384;

@@ -61,8 +61,8 @@ TEST_CASE("job kernels: runs of jobs over one text give the scalar kernel's ends
       }
       for (char ch : t) c.push_back(class_of[static_cast<std::uint8_t>(ch)]);
     }
-    // Runs over one text of every length around the lane counts (8, 16, 32 lanes), and
-    // single jobs of any text between them.
+    // Runs over one text of every length around the lane counts (8, 16, 32, 64 lanes) and
+    // the kernels' batch sizes (two or four vectors), and single jobs of any text between them.
     std::vector<std::uint64_t> scratch;
     std::vector<ScanJob> jobs;
     auto add = [&](std::size_t pi, const std::vector<std::uint8_t>& text) {
@@ -74,7 +74,7 @@ TEST_CASE("job kernels: runs of jobs over one text give the scalar kernel's ends
     const std::size_t runs = 1 + rng() % 5;
     for (std::size_t r = 0; r < runs; ++r) {
       const auto& text = codes[rng() % codes.size()];
-      static constexpr std::size_t kRunLengths[] = {1, 4, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 100};
+      static constexpr std::size_t kRunLengths[] = {1, 4, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 95, 96, 97, 100, 127, 128, 129};
       const std::size_t len = kRunLengths[rng() % std::size(kRunLengths)];
       for (std::size_t i = 0; i < len; ++i) add(rng() % npat, text);
       for (std::size_t i = rng() % 3; i > 0; --i) add(rng() % npat, codes[rng() % codes.size()]);
