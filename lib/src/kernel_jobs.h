@@ -217,10 +217,12 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
   return found;
 }
 
-// Jobs over one text (DESIGN §4 c, a panel of patterns on one record strand): every lane
-// reads the same character, so a step's equality words are one row of a table made once per
-// L jobs (row c: each lane's word for class c), with no per-lane lookup and no transpose.
-// Needs jobs[i].text, .len and .classes equal for all i, and classes <= kSharedClasses. Same
+// Jobs over one text (DESIGN §4 c, a panel of patterns on one record strand): every lane of
+// a vector reads the same character, so a step's equality words are one row of a table made
+// once per L jobs (row c: each lane's word for class c), with no per-lane lookup and no
+// transpose. Each vector may read its own text: the jobs of jobs[g * V::kLanes, (g + 1) *
+// V::kLanes) must share one (so a record's two strands, 32 patterns each, fill 64 lanes).
+// Needs jobs[i].len and .classes equal for all i, and classes <= kSharedClasses. Same
 // contract as scan(), with job numbers counted from first_job.
 constexpr std::uint32_t kSharedClasses = 16;
 
@@ -233,7 +235,6 @@ std::size_t scan_shared_batches(const ScanJob* jobs, std::size_t n, std::int32_t
   static_assert(L <= 64, "lanes are LaneBits");
   using Reg = typename V::Reg;
   using Word = typename V::Word;
-  const std::uint8_t* const text = jobs[0].text;
   const std::uint32_t len = jobs[0].len;
   const std::uint32_t classes = jobs[0].classes;
   alignas(64) Word table[kSharedClasses * L];
@@ -282,11 +283,14 @@ std::size_t scan_shared_batches(const ScanJob* jobs, std::size_t n, std::int32_t
     Reg pv[G], mv[G], score[G], last[G];
     load_lanes<V>(pv_a, mv_a, score_a, last_a, pv, mv, score, last);
     LaneBits live = used == 64 ? ~LaneBits{0} : (LaneBits{1} << used) - 1;
+    const std::uint8_t* text[G];  // each vector's (an idle one reads the first's)
+    for (unsigned g = 0; g < G; ++g) text[g] = jobs[b0 + (g * W < used ? g * W : 0)].text;
     for (std::uint32_t s = 0; s < len; ++s) {
-      const Word* row = table + std::size_t{text[s]} * L;
       LaneBits hit = 0;
-      for (unsigned g = 0; g < G; ++g)
-        hit |= LaneBits{step<V>(V::load(row + g * W), pv[g], mv[g], score[g], last[g], kv)} << (g * W);
+      for (unsigned g = 0; g < G; ++g) {
+        const Word* row = table + std::size_t{text[g][s]} * L + g * W;
+        hit |= LaneBits{step<V>(V::load(row), pv[g], mv[g], score[g], last[g], kv)} << (g * W);
+      }
       if constexpr (kFirstOnly) hit &= live;
       if (hit) {  // rare: write the ends at or below k
         for (unsigned g = 0; g < G; ++g) V::store(sc + g * W, score[g]);
@@ -325,19 +329,21 @@ std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k,
   return scan_shared_batches<V, kFirstOnly, 2>(jobs, n, k, out, final_states, first_job);
 }
 
-// The ScanJobsFn of a SIMD kernel: runs of at least L / 2 consecutive jobs over one text go
-// to scan_shared_text (whole batches of L, the lanes of its smallest batch, and the rest of
+// The ScanJobsFn of a SIMD kernel: runs of at least L / 2 consecutive jobs over one text (or
+// several, see run_end) go to scan_shared_text (whole batches of L, the lanes of its smallest batch, and the rest of
 // the run if it fills half of them), every other job to scan(), whose lanes take jobs of
 // any text.
 template <class V, bool kFirstOnly>
 std::size_t scan_any(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
                      JobState* final_states) {
   constexpr std::size_t L = 2 * V::kLanes;
-  // The jobs of [i, run_end(i)) share a text.
+  // The jobs of [i, run_end(i)) can share batches: the same length and classes, and a text
+  // that changes only after a multiple of V::kLanes jobs from i (each vector reads one text),
+  // as between the strands of a record searched for a panel of 16 or 32 patterns.
   auto run_end = [&](std::size_t i) {
     std::size_t j = i + 1;
-    while (j < n && jobs[j].text == jobs[i].text && jobs[j].len == jobs[i].len &&
-           jobs[j].classes == jobs[i].classes)
+    while (j < n && jobs[j].len == jobs[i].len && jobs[j].classes == jobs[i].classes &&
+           (jobs[j].text == jobs[j - 1].text || (j - i) % V::kLanes == 0))
       ++j;
     return j;
   };
