@@ -260,8 +260,8 @@ Case make_case(Rng& r) {
     return static_cast<std::uint32_t>(r.range(41, 200));
   };
   // Now and then one long text with a short pattern, so scans cross the library's internal
-  // chunk boundaries (32768 characters at the time of writing).
-  const bool long_text = r.chance(0.002);
+  // chunk boundaries (65536 characters at the time of writing).
+  const bool long_text = r.chance(0.001);
   const std::uint64_t npat = long_text ? 1 : r.chance(0.1) ? r.range(2, 3) : 1;
   const Pools pools = make_pools(r, o);
   std::uint32_t mmax = 0;
@@ -289,7 +289,7 @@ Case make_case(Rng& r) {
     n = std::min<std::uint64_t>(n, 100000 / mm);
     if (2 * static_cast<std::uint64_t>(o.k) > mm)
       n = std::min<std::uint64_t>(n, 1200000 / (mm * (mm + static_cast<std::uint64_t>(o.k))));
-    if (long_text && x == 0) n = r.chance(0.5) ? r.range(32700, 32900) : r.range(32900, 66000);
+    if (long_text && x == 0) n = r.chance(0.5) ? r.range(65400, 65700) : r.range(65700, 132000);
     c.texts.push_back(make_text(r, o, pools, c.patterns, n));
   }
   c.text_idx = r.below(1000);
