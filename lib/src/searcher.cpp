@@ -267,9 +267,14 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   pre_end_offsets_.assign(jobs + 1, 0);
   for (std::size_t e = 0; e < found; ++e) ++pre_end_offsets_[pre_raw_ends_[e].job + 1];
   for (std::size_t j = 0; j < jobs; ++j) pre_end_offsets_[j + 1] += pre_end_offsets_[j];
-  pre_ends_.resize(found);
+  // Job j's ends go to pre_ends_[off[j] + j, off[j + 1] + j): one unused slot after each
+  // job's, because records of one length with as many ends each (dense outputs) would
+  // otherwise start their ends a power of two apart, and the scatter below then wrote to
+  // a few cache sets only (evicting each other: a fifth of a dense run).
+  pre_ends_.resize(found + jobs);
   thread_local std::vector<std::uint32_t> fill;
-  fill.assign(pre_end_offsets_.begin(), pre_end_offsets_.end() - 1);
+  fill.resize(jobs);
+  for (std::size_t j = 0; j < jobs; ++j) fill[j] = pre_end_offsets_[j] + static_cast<std::uint32_t>(j);
   for (std::size_t e = 0; e < found; ++e) {
     const JobEnd& je = pre_raw_ends_[e];
     pre_ends_[fill[je.job]++] = {je.pos, je.cost};
@@ -660,15 +665,15 @@ bool Searcher::collect_ends(const StrandProfile& prof, const StrandText& st, Own
     if (own.kind == Own::all && extra == 0) {
       // The whole record and no overhang: every end is owned and nothing follows the text,
       // so the ends go straight to selection.
-      for (std::uint32_t e = pre_end_offsets_[j]; e < pre_end_offsets_[j + 1]; ++e) {
-        take(pre_ends_[e]);
+      for (const EndCost& end : prescanned_ends(j)) {
+        take(end);
         if (stop_at_first && !selected_.empty()) return true;
       }
       if (minima) selector.finish(last, selected_);
       return true;
     }
-    for (std::uint32_t e = pre_end_offsets_[j]; e < pre_end_offsets_[j + 1]; ++e) {
-      on_end(pre_ends_[e].pos, pre_ends_[e].cost);
+    for (const EndCost& end : prescanned_ends(j)) {
+      on_end(end.pos, end.cost);
       if (stop_at_first && !selected_.empty()) return true;
     }
     vp_[0] = pre_final_[j].vp;

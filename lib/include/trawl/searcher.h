@@ -173,8 +173,12 @@ class Searcher {
   std::vector<JobState> pre_final_;
   std::vector<JobEnd> pre_raw_ends_;    // the group's ends, job by job in any order
   UninitializedVector<JobEnd> chunk_ends_;  // the kernel's output for one chunk of jobs
-  std::vector<std::uint32_t> pre_end_offsets_;  // ends of job j: pre_ends_[off[j], off[j+1])
+  // Ends of job j: pre_ends_[off[j] + j, off[j + 1] + j) (see prescan).
+  std::vector<std::uint32_t> pre_end_offsets_;
   std::vector<EndCost> pre_ends_;
+  std::span<const EndCost> prescanned_ends(std::uint32_t j) const {
+    return {pre_ends_.data() + pre_end_offsets_[j] + j, pre_end_offsets_[j + 1] - pre_end_offsets_[j]};
+  }
   std::vector<std::uint64_t> pre_peq_;  // profiles built on demand for the jobs
   // With precomputed profiles: the job of pattern i, forward at [i], reverse at [size + i],
   // without text and length (empty for large or long pattern sets).
