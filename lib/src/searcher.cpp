@@ -120,7 +120,6 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   std::uint64_t steps = 0;
   std::size_t r = 0;
   for (; r < texts.size(); ++r) {
-    if (r > 0 && (steps >= kPrescanSteps || pre_jobs_.size() >= kPrescanJobs)) break;
     PrescanRecord rec;
     rec.text = texts[r];
     std::uint32_t first = 0, last = npat;
@@ -131,8 +130,15 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     rec.first_pattern = first;
     rec.patterns = last - first;
     const std::uint64_t n = rec.text.size();
-    if (short_patterns && first < last && n <= kPrescanMaxText &&
-        std::uint64_t{last - first} * strands * n <= kPrescanRecordSteps) {
+    const bool scanned = short_patterns && first < last && n <= kPrescanMaxText &&
+                         std::uint64_t{last - first} * strands * n <= kPrescanRecordSteps;
+    // The group ends before a record that would take it past its budget, so that no group
+    // needs cutting in scan_chunked (a cut inside a record parts its two strands, which a
+    // pattern panel scans together, a text per vector).
+    const std::uint64_t record_jobs = scanned ? std::uint64_t{last - first} * pre_strands_ : 0;
+    if (r > 0 && (steps + record_jobs * n > kPrescanSteps || pre_jobs_.size() + record_jobs > kPrescanJobs))
+      break;
+    if (scanned) {
       rec.codes_offset = pre_fwd_.size();
       pre_fwd_.resize(pre_fwd_.size() + n);
       std::uint8_t* rev_end = nullptr;
