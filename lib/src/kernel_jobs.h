@@ -337,10 +337,10 @@ std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k,
   return scan_shared_batches<V, kFirstOnly, 2>(jobs, n, k, out, final_states, first_job);
 }
 
-// The ScanJobsFn of a SIMD kernel: runs of at least L / 2 consecutive jobs over one text (or
-// several, see run_end) go to scan_shared_text (whole batches of L, the lanes of its smallest batch, and the rest of
-// the run if it fills half of them), every other job to scan(), whose lanes take jobs of
-// any text.
+// The ScanJobsFn of a SIMD kernel. L: the lanes of scan_shared_text's smallest batch (two
+// vectors). Runs (see run_end) of at least L / 2 jobs go to scan_shared_text: whole batches
+// of L, and the rest of a run if it fills half of L; every other job goes to scan(), whose
+// lanes take jobs of any text.
 template <class V, bool kFirstOnly>
 std::size_t scan_any(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
                      JobState* final_states) {
