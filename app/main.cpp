@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include "cli.h"
@@ -93,16 +94,6 @@ class ListText {
   ListText(const ListText&) = delete;
   ListText& operator=(const ListText&) = delete;
   std::string_view text() const { return mapped_.empty() ? std::string_view(read_) : mapped_; }
-  // Drops the mapped pages wholly inside `piece` from resident memory (they are read again
-  // from the page cache if touched again); a list read into memory stays.
-  void release(std::string_view piece) const {
-    if (mapped_.empty()) return;
-    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const auto from = (reinterpret_cast<std::uintptr_t>(piece.data()) + page - 1) & ~(page - 1);
-    const auto to = reinterpret_cast<std::uintptr_t>(piece.data() + piece.size()) & ~(page - 1);
-    if (to > from) (void)::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
-  }
-
  private:
   std::string_view mapped_;
   std::string read_;
@@ -135,19 +126,18 @@ void load_patterns(const RunConfig& c, PatternSet& patterns, int threads) {
       batch.clear();
     }
   } else {
-    const ListText list(c.pattern_list);
+    // The set keeps the list's text (its patterns are views into it).
+    const auto list = std::make_shared<const ListText>(c.pattern_list);
     // Lists of 1 MiB or more load in parallel, in pieces of about 1 MiB and at least four
     // per thread (for balance): millions of patterns (--paired) load before the search.
     const std::size_t parts = std::max<std::size_t>(
-        list.text().size() < (std::size_t{1} << 20) ? 1 : 4 * static_cast<std::size_t>(threads),
-        list.text().size() >> 20);
+        list->text().size() < (std::size_t{1} << 20) ? 1 : 4 * static_cast<std::size_t>(threads),
+        list->text().size() >> 20);
     try {
-      patterns.add_list(
-          list.text(), parts,
-          [threads](std::size_t count, const std::function<void(std::size_t)>& body) {
-            for_each_in_parallel(count, threads, body);
-          },
-          [&list](std::string_view piece) { list.release(piece); });
+      patterns.add_list(list->text(), list, parts,
+                        [threads](std::size_t count, const std::function<void(std::size_t)>& body) {
+                          for_each_in_parallel(count, threads, body);
+                        });
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
@@ -180,7 +170,7 @@ int run(RunConfig& c) {
   load_patterns(c, patterns, threads);
   std::uint32_t min_len = UINT32_MAX;
   for (std::size_t i = 0; i < patterns.size(); ++i)
-    min_len = std::min<std::uint32_t>(min_len, static_cast<std::uint32_t>(patterns.pattern(i).seq.size()));
+    min_len = std::min<std::uint32_t>(min_len, static_cast<std::uint32_t>(patterns.seq(i).size()));
   if (static_cast<std::uint32_t>(opt.k) >= min_len)
     spdlog::warn("k = {} is not below the shortest pattern length {}: every position matches",
                  opt.k, min_len);

@@ -108,7 +108,7 @@ class ParquetHitsSink final : public ResultSink {
     for (const Hit& h : results.hits.hits) {
       const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
       std::size_t col = 0;
-      writer_.append_string(col++, valid_utf8(patterns_.pattern(h.pattern_idx).id, scratch_));
+      writer_.append_string(col++, valid_utf8(patterns_.id(h.pattern_idx, id_room_), scratch_));
       writer_.append_string(col++, valid_utf8(batch.name(r), scratch_));
       writer_.append_int32(col++, h.cost);
       writer_.append_string(col++, h.strand == Strand::fwd ? "+" : "-");
@@ -147,6 +147,7 @@ class ParquetHitsSink final : public ResultSink {
   HitColumns columns_;
   parquet::Writer writer_;
   std::string scratch_;
+  PatternSet::IdRoom id_room_;
 };
 
 std::int32_t checked_count(std::uint64_t v) {
@@ -177,7 +178,7 @@ class ParquetCountSink final : public ResultSink {
         record_totals_[pc.pattern_idx] += pc.count > 0;
         continue;
       }
-      writer_.append_string(0, valid_utf8(patterns_.pattern(pc.pattern_idx).id, scratch_));
+      writer_.append_string(0, valid_utf8(patterns_.id(pc.pattern_idx, id_room_), scratch_));
       writer_.append_string(1, valid_utf8(batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record)), scratch_));
       writer_.append_int32(2, checked_count(pc.count));
       writer_.end_row();
@@ -186,7 +187,7 @@ class ParquetCountSink final : public ResultSink {
   void close() override {
     if (totals_) {
       for (std::size_t i = 0; i < patterns_.size(); ++i) {
-        writer_.append_string(0, valid_utf8(patterns_.pattern(i).id, scratch_));
+        writer_.append_string(0, valid_utf8(patterns_.id(i, id_room_), scratch_));
         writer_.append_int32(1, checked_count(hit_totals_[i]));
         writer_.append_int64(2, static_cast<std::int64_t>(record_totals_[i]));
         writer_.end_row();
@@ -201,6 +202,7 @@ class ParquetCountSink final : public ResultSink {
   parquet::Writer writer_;
   std::vector<std::uint64_t> hit_totals_, record_totals_;
   std::string scratch_;
+  PatternSet::IdRoom id_room_;
 };
 
 class ParquetContainsSink final : public ResultSink {
@@ -216,7 +218,7 @@ class ParquetContainsSink final : public ResultSink {
   void write(const RecordBatch& batch, const BatchResults& results, const FormattedBytes&) override {
     if (per_pair_) {
       for (const PairCount& pc : results.pair_counts) {
-        writer_.append_string(0, valid_utf8(patterns_.pattern(pc.pattern_idx).id, scratch_));
+        writer_.append_string(0, valid_utf8(patterns_.id(pc.pattern_idx, id_room_), scratch_));
         writer_.append_string(1, valid_utf8(batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record)), scratch_));
         writer_.append_bool(2, pc.count > 0);
         writer_.end_row();
@@ -236,6 +238,7 @@ class ParquetContainsSink final : public ResultSink {
   bool per_pair_;
   parquet::Writer writer_;
   std::string scratch_;
+  PatternSet::IdRoom id_room_;
 };
 
 }  // namespace

@@ -66,13 +66,44 @@ std::string PatternSet::invalid_reason(std::string_view id, std::string_view seq
          "' at position " + std::to_string(*bad + 1);
 }
 
+std::string_view PatternSet::keep(std::string_view bytes) {
+  if (bytes.size() > arena_left_) {
+    // Blocks of 64 KiB, or one of its own for a longer string.
+    const std::size_t block = std::max<std::size_t>(std::size_t{1} << 16, bytes.size());
+    arena_.push_back(std::make_unique_for_overwrite<char[]>(block));
+    arena_at_ = arena_.back().get();
+    arena_left_ = block;
+  }
+  if (!bytes.empty()) std::memcpy(arena_at_, bytes.data(), bytes.size());
+  const std::string_view kept(arena_at_, bytes.size());
+  arena_at_ += bytes.size();
+  arena_left_ -= bytes.size();
+  return kept;
+}
+
 void PatternSet::add(std::string_view id, std::string_view seq) {
   if (seq.empty() || !all_valid(seq)) throw std::invalid_argument(invalid_reason(id, seq));
-  ids_.insert(ids_.end(), id.begin(), id.end());
-  id_offsets_.push_back(ids_.size());
-  seqs_.insert(seqs_.end(), seq.begin(), seq.end());
-  seq_offsets_.push_back(seqs_.size());
+  if (seq.size() > UINT32_MAX)
+    throw std::invalid_argument("pattern '" + std::string(id) + "' is longer than 4 GiB");
+  if (id_runs_.empty() || id_runs_.back().first_line != 0)
+    id_runs_.push_back({size(), 0, explicit_ids_.size()});
+  explicit_ids_.push_back(keep(id));
+  seq_begin_.push_back(keep(seq).data());
+  seq_length_.push_back(static_cast<std::uint32_t>(seq.size()));
   max_length_ = std::max(max_length_, static_cast<std::uint32_t>(seq.size()));
+}
+
+std::string_view PatternSet::id(std::size_t i, IdRoom& room) const {
+  // The last run that starts at or before pattern i (an empty run may share its start with
+  // the next one; upper_bound finds the latter). Most sets have one run.
+  auto run = id_runs_.begin();
+  if (id_runs_.size() > 1)
+    run = std::prev(std::upper_bound(id_runs_.begin(), id_runs_.end(), i,
+                                     [](std::size_t at, const IdRun& r) { return at < r.first_pattern; }));
+  const std::uint64_t offset = i - run->first_pattern;
+  if (run->first_line == 0) return explicit_ids_[run->first_explicit + offset];
+  const char* end = std::to_chars(room.data(), room.data() + room.size(), run->first_line + offset).ptr;
+  return {room.data(), static_cast<std::size_t>(end - room.data())};
 }
 
 namespace {
@@ -90,25 +121,6 @@ void advise_huge_pages(const void* data, std::size_t bytes) {
 // per 4 KiB page, in a VM, was a third of loading 262,144 patterns.
 void populate_pages(const void* data, std::size_t bytes) {
   pages::advise_covering(data, bytes, MADV_POPULATE_WRITE);
-}
-
-std::uint64_t decimal_digits(std::uint64_t v) {
-  std::uint64_t d = 1;
-  for (; v >= 10; v /= 10) ++d;
-  return d;
-}
-
-// Digits of all the numbers in [from, to), a decade at a time.
-std::uint64_t decimal_digits_in(std::uint64_t from, std::uint64_t to) {
-  std::uint64_t total = 0;
-  for (std::uint64_t decade = 1, d = 1; from < to; decade *= 10, ++d) {
-    const std::uint64_t top = decade * 10;  // numbers below it have at most d digits
-    if (from >= top) continue;
-    const std::uint64_t end = std::min(to, top);
-    total += (end - from) * d;
-    from = end;
-  }
-  return total;
 }
 
 // Calls line(begin, length, index) for every line of [begin, end) ('\r' before '\n' dropped,
@@ -144,31 +156,17 @@ void for_each_line(const char* begin, const char* end, Line line) {
   if (start < end) emit(end);
 }
 
-// memcpy of n bytes, as one fixed-size copy of kWidth bytes (inlined, no call) where n fits
-// and both sides have that much room: a call per pattern was a sixth of loading a list.
-template <std::size_t kWidth>
-inline void copy_short(char* dst, const char* dst_end, const char* src, const char* src_end, std::size_t n) {
-  if (n <= kWidth && static_cast<std::size_t>(dst_end - dst) >= kWidth &&
-      static_cast<std::size_t>(src_end - src) >= kWidth) {
-    std::memcpy(dst, src, kWidth);
-  } else {
-    std::memcpy(dst, src, n);
-  }
-}
-
 }  // namespace
 
-void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEach& for_each,
-                          const std::function<void(std::string_view piece)>& read) {
+void PatternSet::add_list(std::string_view text, std::shared_ptr<const void> owner,
+                          std::size_t parts, const ForEach& for_each) {
   struct Piece {
     const char* begin = nullptr;
     const char* end = nullptr;
-    // Pass 1: its lines and letters, and which lines are blank (no pattern; their numbers are
-    // not ids, which fixes the id bytes).
-    std::uint64_t lines = 0, letters = 0;
+    // Pass 1: its lines, and which of them are blank (no pattern, but numbered).
+    std::uint64_t lines = 0;
     std::vector<std::uint64_t> blank;
-    // Where its lines, patterns, letters and id bytes start.
-    std::uint64_t first_line = 0, first_pattern = 0, seq_at = 0, id_at = 0, id_bytes = 0;
+    std::uint64_t first_line = 0, first_pattern = 0;  // its first line's number and pattern
     std::uint32_t max_length = 0;
     std::string error;  // the first invalid pattern of the piece
   };
@@ -196,111 +194,87 @@ void PatternSet::add_list(std::string_view text, std::size_t parts, const ForEac
     for_each_line(p.begin, p.end, [&](const char*, std::size_t len, std::uint64_t index) {
       ++p.lines;
       if (len == 0) p.blank.push_back(index);
-      else p.letters += len;
       return true;
     });
   });
-  // Lay the pieces out one after the other behind what the set holds.
-  const std::size_t old_ids = ids_.size(), old_seqs = seqs_.size(), old_count = size();
-  std::uint64_t line = 1, pattern = old_count, seq_at = old_seqs, id_at = old_ids;
+  // Lay the pieces out one after the other behind what the set holds, and number the lines:
+  // a run of ids from the first line, and a new one after each blank line.
+  const std::size_t old_count = size(), old_runs = id_runs_.size();
+  auto start_run = [&](std::uint64_t pattern, std::uint64_t line) {
+    if (id_runs_.size() > old_runs) {
+      IdRun& last = id_runs_.back();
+      if (last.first_line + (pattern - last.first_pattern) == line) return;  // goes on
+      if (last.first_pattern == pattern) {  // empty (blank lines one after the other)
+        last.first_line = line;
+        return;
+      }
+    }
+    id_runs_.push_back({pattern, line, 0});
+  };
+  std::uint64_t line = 1, pattern = old_count;
+  start_run(pattern, line);
   for (Piece& p : pieces) {
     p.first_line = line;
     p.first_pattern = pattern;
-    p.seq_at = seq_at;
-    p.id_at = id_at;
-    std::uint64_t id_bytes = decimal_digits_in(line, line + p.lines);
-    for (std::uint64_t b : p.blank) id_bytes -= decimal_digits(line + b);
+    for (std::size_t j = 0; j < p.blank.size(); ++j)
+      start_run(p.first_pattern + p.blank[j] - j, p.first_line + p.blank[j] + 1);
     line += p.lines;
     pattern += p.lines - p.blank.size();
-    seq_at += p.letters;
-    id_at += id_bytes;
-    p.id_bytes = id_bytes;
   }
-  seqs_.resize(seq_at);
-  ids_.resize(id_at);
-  seq_offsets_.resize(pattern + 1);
-  id_offsets_.resize(pattern + 1);
-  advise_huge_pages(seqs_.data(), seqs_.size());
-  advise_huge_pages(ids_.data(), ids_.size());
-  advise_huge_pages(seq_offsets_.data(), seq_offsets_.size() * sizeof(std::uint64_t));
-  advise_huge_pages(id_offsets_.data(), id_offsets_.size() * sizeof(std::uint64_t));
+  seq_begin_.resize(pattern);
+  seq_length_.resize(pattern);
+  advise_huge_pages(seq_begin_.data(), seq_begin_.size() * sizeof(const char*));
+  advise_huge_pages(seq_length_.data(), seq_length_.size() * sizeof(std::uint32_t));
   for_each(pieces.size(), [&](std::size_t i) {
     Piece& p = pieces[i];
-    char* seq_out = seqs_.data() + p.seq_at;
-    char* id_out = ids_.data() + p.id_at;
-    // The ends of this piece's own bytes (other pieces may be written at the same time).
-    const char* const seq_room = seqs_.data() + p.seq_at + p.letters;
-    const char* const id_room = ids_.data() + p.id_at + p.id_bytes;
-    // Piece by piece, as the list's pages leave memory behind each piece (all at once would
-    // hold the whole list and all the arrays at the same time).
-    std::uint64_t* seq_end = seq_offsets_.data() + p.first_pattern + 1;
-    std::uint64_t* id_end = id_offsets_.data() + p.first_pattern + 1;
     const std::size_t piece_patterns = p.lines - p.blank.size();
-    populate_pages(seq_out, p.letters);
-    populate_pages(id_out, p.id_bytes);
-    populate_pages(seq_end, piece_patterns * sizeof(std::uint64_t));
-    populate_pages(id_end, piece_patterns * sizeof(std::uint64_t));
-    // The line number as decimal digits that count up in place (to_chars per line was an
-    // eighth of loading a list).
-    char number[24 + 16];  // (16 bytes of room after the digits for copy_short)
-    char* const number_end = number + 24;
-    char* number_begin = std::to_chars(number, number_end, p.first_line).ptr;
-    number_begin = std::copy_backward(number, number_begin, number_end);
-    bool first = true;
-    for_each_line(p.begin, p.end, [&](const char* begin, std::size_t len, std::uint64_t) {
-      if (!first) {
-        char* d = number_end - 1;
-        while (d >= number_begin && *d == '9') *d-- = '0';
-        if (d < number_begin) *--number_begin = '1';
-        else ++*d;
-      }
-      first = false;
+    const char** begin_out = seq_begin_.data() + p.first_pattern;
+    std::uint32_t* length_out = seq_length_.data() + p.first_pattern;
+    populate_pages(begin_out, piece_patterns * sizeof(const char*));
+    populate_pages(length_out, piece_patterns * sizeof(std::uint32_t));
+    for_each_line(p.begin, p.end, [&](const char* begin, std::size_t len, std::uint64_t index) {
       if (len == 0) return true;
       const std::string_view seq(begin, len);
-      const std::string_view id(number_begin, static_cast<std::size_t>(number_end - number_begin));
-      if (!all_valid(seq)) {
-        p.error = invalid_reason(id, seq);
+      if (!all_valid(seq) || len > UINT32_MAX) {
+        // The id as add() would name it (the blank lines before it are numbered too).
+        p.error = invalid_reason(std::to_string(p.first_line + index), seq);
+        if (p.error.empty()) p.error = "pattern '" + std::to_string(p.first_line + index) + "' is longer than 4 GiB";
         return false;
       }
-      copy_short<32>(seq_out, seq_room, begin, text_end, len);
-      seq_out += len;
-      copy_short<16>(id_out, id_room, id.data(), number + sizeof number, id.size());
-      id_out += id.size();
-      *seq_end++ = static_cast<std::uint64_t>(seq_out - seqs_.data());
-      *id_end++ = static_cast<std::uint64_t>(id_out - ids_.data());
+      *begin_out++ = begin;
+      *length_out++ = static_cast<std::uint32_t>(len);
       p.max_length = std::max(p.max_length, static_cast<std::uint32_t>(len));
       return true;
     });
-    if (read) read({p.begin, static_cast<std::size_t>(p.end - p.begin)});
   });
   for (const Piece& p : pieces) {
     if (p.error.empty()) continue;
-    seqs_.resize(old_seqs);
-    ids_.resize(old_ids);
-    seq_offsets_.resize(old_count + 1);
-    id_offsets_.resize(old_count + 1);
+    seq_begin_.resize(old_count);
+    seq_length_.resize(old_count);
+    id_runs_.resize(old_runs);
     throw std::invalid_argument(p.error);
   }
   for (const Piece& p : pieces) max_length_ = std::max(max_length_, p.max_length);
+  if (owner) owners_.push_back(std::move(owner));
 }
 
 void PatternSet::finish() {
   std::size_t bytes = 0;
   for (std::size_t i = 0; i < size(); ++i)
-    bytes += (rc_ ? 2 : 1) * std::size_t{classes_} * ((seq_offsets_[i + 1] - seq_offsets_[i] + 63) / 64) * 8;
+    bytes += (rc_ ? 2 : 1) * std::size_t{classes_} * ((std::size_t{seq_length_[i]} + 63) / 64) * 8;
   precomputed_ = size() <= precompute_limit_ && bytes <= kPrecomputeBytes;
   if (!precomputed_) return;
   peq_offsets_.clear();
   peq_.clear();
   peq_offsets_.reserve(2 * size() + 1);
   for (std::size_t i = 0; i < size(); ++i) {
-    const std::uint64_t m = seq_offsets_[i + 1] - seq_offsets_[i];
+    const std::uint64_t m = seq_length_[i];
     const std::uint64_t size_one = std::uint64_t{classes_} * ((m + 63) / 64);
     for (int strand = 0; strand < 2; ++strand) {
       peq_offsets_.push_back(peq_.size());
       if (strand == 1 && !rc_) continue;
       peq_.resize(peq_.size() + size_one);
-      build_peq({seqs_.data() + seq_offsets_[i], m}, strand ? Strand::rc : Strand::fwd,
+      build_peq(seq(i), strand ? Strand::rc : Strand::fwd,
                 peq_.data() + peq_.size() - size_one);
     }
   }
@@ -365,7 +339,7 @@ void PatternSet::build_peq(std::string_view seq, Strand s, std::uint64_t* peq) c
 
 StrandProfile PatternSet::profile_header(std::size_t i, Strand /*both strands alike*/) const {
   StrandProfile p;
-  p.m = static_cast<std::uint32_t>(seq_offsets_[i + 1] - seq_offsets_[i]);
+  p.m = seq_length_[i];
   p.words = (p.m + 63) / 64;
   p.classes_hint = classes_;
   return p;
@@ -379,7 +353,7 @@ StrandProfile PatternSet::profile(std::size_t i, Strand s,
   } else {
     const std::size_t at = scratch.size();
     scratch.resize(at + std::size_t{classes_} * p.words);
-    build_peq({seqs_.data() + seq_offsets_[i], p.m}, s, scratch.data() + at);
+    build_peq(seq(i), s, scratch.data() + at);
     p.peq = scratch.data() + at;
   }
   return p;

@@ -220,7 +220,7 @@ class LongRecordAssembler {
       watermark = Window::kOpen;
       if (opt_.best) keep_best();
     } else if (!opt_.best) {
-      const std::uint64_t band = patterns_.pattern(t.pattern).seq.size() +
+      const std::uint64_t band = patterns_.seq(t.pattern).size() +
                                  static_cast<std::uint64_t>(k_);
       watermark = t.window.end > band ? t.window.end - band : 0;
     }

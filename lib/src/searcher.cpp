@@ -340,7 +340,7 @@ StrandProfile Searcher::profile_into(std::uint32_t pi, Strand strand, std::vecto
   StrandProfile prof = patterns_.profile_header(pi, strand);
   const std::size_t at = out.size();
   out.resize(at + std::size_t{prof.classes_hint} * prof.words);
-  kernel_.build_peq(*planes, prof.classes_hint, patterns_.pattern(pi).seq, out.data() + at);
+  kernel_.build_peq(*planes, prof.classes_hint, patterns_.seq(pi), out.data() + at);
   prof.peq = out.data() + at;
   return prof;
 }

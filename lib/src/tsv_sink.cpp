@@ -147,8 +147,9 @@ template <typename Value>
 void write_pair_rows(const RecordBatch& batch, std::span<const PairCount> pairs,
                      const PatternSet& patterns, FormattedBytes& out, Value value) {
   RowWriter w(out);
+  PatternSet::IdRoom room;
   for (const PairCount& pc : pairs) {
-    const std::string_view id = patterns.pattern(pc.pattern_idx).id;
+    const std::string_view id = patterns.id(pc.pattern_idx, room);
     const std::string_view name = batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record));
     w.reserve(id.size() + name.size() + 23);
     w.put(id);
@@ -189,8 +190,9 @@ class TsvHitsSink final : public ResultSink {
   void format_row(const RecordBatch& batch, const BatchResults& results, const Hit& h,
                   PairPrefix& prefix, RowWriter& w) const {
     const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
+    PatternSet::IdRoom room;
     if (!prefix.is(h.pattern_idx, h.text_idx))
-      prefix.set(h.pattern_idx, h.text_idx, patterns_.pattern(h.pattern_idx).id, batch.name(r));
+      prefix.set(h.pattern_idx, h.text_idx, patterns_.id(h.pattern_idx, room), batch.name(r));
     // The prefix; numbers take at most 21 bytes with their tab, a CIGAR run 24 (count and
     // letter).
     w.reserve(prefix.size() + (h.end - h.start) + 24 * std::size_t{h.cigar_count} +
@@ -198,7 +200,7 @@ class TsvHitsSink final : public ResultSink {
     if (prefix.fits()) {
       w.put_padded(prefix.data(), prefix.size());
     } else {
-      w.put(patterns_.pattern(h.pattern_idx).id);
+      w.put(patterns_.id(h.pattern_idx, room));
       w.put('\t');
       w.put(batch.name(r));
       w.put('\t');
@@ -288,8 +290,9 @@ class TsvCountSink final : public ResultSink {
   void close() override {
     if (!totals_) return;
     std::string rows;
+    PatternSet::IdRoom room;
     for (std::size_t i = 0; i < patterns_.size(); ++i) {
-      rows.append(patterns_.pattern(i).id);
+      rows.append(patterns_.id(i, room));
       rows.push_back('\t');
       append_uint(rows, hit_totals_[i]);
       rows.push_back('\t');

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,11 +18,6 @@ namespace trawl {
 struct Pattern {
   std::string id;   // as printed in pat_id
   std::string seq;  // the bytes as given
-};
-
-struct PatternView {
-  std::string_view id;
-  std::string_view seq;
 };
 
 // The pattern as one strand searches it (a view; cheap to copy). The rc strand searches
@@ -75,18 +71,20 @@ class PatternSet {
   // one by one. The text is cut at line ends into `parts` pieces that `for_each` may load at
   // the same time (millions of --paired patterns are serial time before the search starts).
   // Throws as add() for the first invalid pattern of the list, leaving the set unchanged.
-  // `read` (optional) hears of each piece once, when both passes are through with it, so a
-  // mapped list can leave memory as it is read (releasing it after the first pass made
-  // the second fault every page in again: a sixth of loading 2 million patterns).
-  void add_list(std::string_view text, std::size_t parts, const ForEach& for_each,
-                const std::function<void(std::string_view piece)>& read = {});
+  // The patterns stay views into `text`, and their ids are not stored but spelled on demand:
+  // copying 2 million patterns with their ids and offsets into fresh arrays was about 90 MB
+  // that the kernel had to clear first, a sixth of a --paired run. `owner` keeps the text
+  // alive as long as the set (null: the caller does).
+  void add_list(std::string_view text, std::shared_ptr<const void> owner, std::size_t parts,
+                const ForEach& for_each);
   void finish();
 
-  std::size_t size() const { return seq_offsets_.size() - 1; }
-  PatternView pattern(std::size_t i) const {
-    return {std::string_view(ids_.data() + id_offsets_[i], id_offsets_[i + 1] - id_offsets_[i]),
-            std::string_view(seqs_.data() + seq_offsets_[i], seq_offsets_[i + 1] - seq_offsets_[i])};
-  }
+  std::size_t size() const { return seq_begin_.size(); }
+  std::string_view seq(std::size_t i) const { return {seq_begin_[i], seq_length_[i]}; }
+  // Room for an id that id() spells on demand (a list pattern's line number).
+  using IdRoom = std::array<char, 20>;
+  // The id of pattern i, as printed in pat_id: a view into the set or into `room`.
+  std::string_view id(std::size_t i, IdRoom& room) const;
   // The profile of pattern i on one strand. Small sets keep every profile precomputed;
   // very large ones (e.g. one pattern per record with --paired) build it on demand at the
   // end of `scratch` (appended, so a caller can keep several), which must then outlive the
@@ -122,9 +120,26 @@ class PatternSet {
   std::string invalid_reason(std::string_view id, std::string_view seq) const;
   bool all_valid(std::string_view seq) const;
 
-  // Arenas; uninitialized growth, as add_list sizes them first and fills them in parallel.
-  UninitializedVector<char> ids_, seqs_;
-  UninitializedVector<std::uint64_t> id_offsets_{0}, seq_offsets_{0};
+  // A copy of `bytes` at an address that never moves (blocks are never reallocated), for the
+  // patterns and ids of add().
+  std::string_view keep(std::string_view bytes);
+  std::vector<std::unique_ptr<char[]>> arena_;
+  char* arena_at_ = nullptr;
+  std::size_t arena_left_ = 0;
+  std::vector<std::shared_ptr<const void>> owners_;  // of the lists' texts
+
+  // Each pattern's bytes, in the arena or in a list's text. Uninitialized growth: add_list
+  // sizes them first and fills them in parallel.
+  UninitializedVector<const char*> seq_begin_;
+  UninitializedVector<std::uint32_t> seq_length_;
+  // Ids by runs of patterns: where first_line > 0, the run's patterns are a list's lines
+  // numbered from first_line on (a blank line starts a new run); else their ids are
+  // explicit_ids_ from first_explicit on.
+  struct IdRun {
+    std::uint64_t first_pattern = 0, first_line = 0, first_explicit = 0;
+  };
+  std::vector<IdRun> id_runs_;
+  std::vector<std::string_view> explicit_ids_;
   bool precomputed_ = false;
   std::vector<std::uint64_t> peq_;          // precomputed profiles, back to back
   std::vector<std::uint64_t> peq_offsets_;  // [2i] forward, [2i+1] rc
