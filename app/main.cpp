@@ -70,6 +70,7 @@ class ListText {
       void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
       if (p != MAP_FAILED) {
         mapped_ = {static_cast<const char*>(p), static_cast<std::size_t>(st.st_size)};
+        released_ = mapped_.data();
         ::close(fd);
         return;
       }
@@ -94,19 +95,42 @@ class ListText {
   ListText(const ListText&) = delete;
   ListText& operator=(const ListText&) = delete;
   std::string_view text() const { return mapped_.empty() ? std::string_view(read_) : mapped_; }
+  // Drops the mapped pages wholly inside `piece` from resident memory (they are read again
+  // from the page cache where touched again); a list read into memory stays.
+  void release(std::string_view piece) const {
+    if (!mapped_.empty()) advise(piece.data(), piece.data() + piece.size());
+  }
+  // The same for the pages before `end` (a place in the text), in steps of at least 1 MiB
+  // (each call flushes the TLB of every CPU the process ran on). Calls come in order.
+  void release_before(const char* end) {
+    if (mapped_.empty() || end < released_ + kReleaseStep) return;
+    advise(released_, end);
+    released_ = end;
+  }
+
  private:
+  static constexpr std::size_t kReleaseStep = std::size_t{1} << 20;
+  static void advise(const char* from, const char* to) {
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto begin = (reinterpret_cast<std::uintptr_t>(from) + page - 1) & ~(page - 1);
+    const auto end = reinterpret_cast<std::uintptr_t>(to) & ~(page - 1);
+    if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  }
   std::string_view mapped_;
   std::string read_;
+  const char* released_ = nullptr;  // pages before it are released
 };
 
 // Loads the patterns straight into `patterns` (no second copy of millions of them), a
-// pattern list on up to `threads` threads. Invalid letters and empty pattern files are
-// usage errors.
-void load_patterns(const RunConfig& c, PatternSet& patterns, int threads) {
+// pattern list on up to `threads` threads; returns the list's text (null without -l), which
+// the set's patterns are views into. Invalid letters and empty pattern files are usage
+// errors.
+std::shared_ptr<ListText> load_patterns(const RunConfig& c, PatternSet& patterns, int threads) {
   const int sources = !c.inline_patterns.empty() + !c.pattern_fasta.empty() +
                       !c.pattern_list.empty();
   if (sources == 0) throw UsageError("no patterns: give -p SEQ, -f FILE or -l FILE");
   if (sources > 1) throw UsageError("give patterns with only one of -p, -f and -l");
+  std::shared_ptr<ListText> list;
   auto add = [&patterns](std::string_view id, std::string_view seq) {
     try {
       patterns.add(id, seq);
@@ -127,17 +151,19 @@ void load_patterns(const RunConfig& c, PatternSet& patterns, int threads) {
     }
   } else {
     // The set keeps the list's text (its patterns are views into it).
-    const auto list = std::make_shared<const ListText>(c.pattern_list);
+    list = std::make_shared<ListText>(c.pattern_list);
     // Lists of 1 MiB or more load in parallel, in pieces of about 1 MiB and at least four
     // per thread (for balance): millions of patterns (--paired) load before the search.
     const std::size_t parts = std::max<std::size_t>(
         list->text().size() < (std::size_t{1} << 20) ? 1 : 4 * static_cast<std::size_t>(threads),
         list->text().size() >> 20);
     try {
-      patterns.add_list(list->text(), list, parts,
-                        [threads](std::size_t count, const std::function<void(std::size_t)>& body) {
-                          for_each_in_parallel(count, threads, body);
-                        });
+      patterns.add_list(
+          list->text(), list, parts,
+          [threads](std::size_t count, const std::function<void(std::size_t)>& body) {
+            for_each_in_parallel(count, threads, body);
+          },
+          [&list](std::string_view piece) { list->release(piece); });
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
@@ -147,6 +173,7 @@ void load_patterns(const RunConfig& c, PatternSet& patterns, int threads) {
     throw UsageError(file + ": no patterns found");
   }
   patterns.finish();
+  return list;
 }
 
 void setup_logging(const RunConfig& c) {
@@ -167,7 +194,7 @@ int run(RunConfig& c) {
   const int threads = c.threads > 0 ? c.threads
                                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   PatternSet patterns(opt, c.paired ? 0 : PatternSet::kPrecomputeLimit);
-  load_patterns(c, patterns, threads);
+  const std::shared_ptr<ListText> list = load_patterns(c, patterns, threads);
   std::uint32_t min_len = UINT32_MAX;
   for (std::size_t i = 0; i < patterns.size(); ++i)
     min_len = std::min<std::uint32_t>(min_len, static_cast<std::uint32_t>(patterns.seq(i).size()));
@@ -238,9 +265,18 @@ int run(RunConfig& c) {
                  static_cast<unsigned long long>(s.records), static_cast<double>(s.bases) / 1e6,
                  static_cast<unsigned long long>(s.hits));
   };
+  // With --paired the search passes the list in order, a pattern per record: the list's pages
+  // before the next record's pattern leave resident memory as the output is written, so
+  // memory does not grow with the list (its pages were read again from the page cache).
+  const bool release_list = list && c.paired;
   RunStats stats = run_pipeline(reader, patterns, opt, kernel, *sink, popt,
-                                show_progress ? std::function<void(const RunStats&)>(progress)
-                                              : std::function<void(const RunStats&)>());
+                                show_progress || release_list
+                                    ? std::function<void(const RunStats&)>([&](const RunStats& s) {
+                                        if (release_list && s.records < patterns.size())
+                                          list->release_before(patterns.seq(s.records).data());
+                                        if (show_progress) progress(s);
+                                      })
+                                    : std::function<void(const RunStats&)>());
   if (gzip) gzip->finish();
   out.commit();
   g_temp_path[0] = 0;

@@ -159,7 +159,8 @@ void for_each_line(const char* begin, const char* end, Line line) {
 }  // namespace
 
 void PatternSet::add_list(std::string_view text, std::shared_ptr<const void> owner,
-                          std::size_t parts, const ForEach& for_each) {
+                          std::size_t parts, const ForEach& for_each,
+                          const std::function<void(std::string_view piece)>& read) {
   struct Piece {
     const char* begin = nullptr;
     const char* end = nullptr;
@@ -246,6 +247,7 @@ void PatternSet::add_list(std::string_view text, std::shared_ptr<const void> own
       p.max_length = std::max(p.max_length, static_cast<std::uint32_t>(len));
       return true;
     });
+    if (read) read({p.begin, static_cast<std::size_t>(p.end - p.begin)});
   });
   for (const Piece& p : pieces) {
     if (p.error.empty()) continue;

@@ -157,12 +157,14 @@ TEST_CASE("pattern lists load the same in any number of pieces") {
         PatternSet got(options);
         got.add("before", "ACGT");
         std::string error;
+        std::atomic<std::size_t> read_bytes = 0;  // every piece is reported once
         try {
-          got.add_list(text, nullptr, parts, for_each);
+          got.add_list(text, nullptr, parts, for_each, [&](std::string_view piece) { read_bytes += piece.size(); });
         } catch (const std::invalid_argument& e) {
           error = e.what();
         }
         CHECK(error == expected_error);
+        if (!invalid) CHECK(read_bytes == text.size());
         if (invalid) {
           REQUIRE(got.size() == 1);  // unchanged
           CHECK(id_of(got, 0) == "before");

@@ -74,9 +74,11 @@ class PatternSet {
   // The patterns stay views into `text`, and their ids are not stored but spelled on demand:
   // copying 2 million patterns with their ids and offsets into fresh arrays was about 90 MB
   // that the kernel had to clear first, a sixth of a --paired run. `owner` keeps the text
-  // alive as long as the set (null: the caller does).
+  // alive as long as the set (null: the caller does). `read` (optional) hears of each piece
+  // once, when both passes are through with it, so a mapped list can leave resident memory
+  // as it is read (its pages come back from the page cache where a pattern is used).
   void add_list(std::string_view text, std::shared_ptr<const void> owner, std::size_t parts,
-                const ForEach& for_each);
+                const ForEach& for_each, const std::function<void(std::string_view piece)>& read = {});
   void finish();
 
   std::size_t size() const { return seq_begin_.size(); }
