@@ -369,6 +369,19 @@ void Searcher::select_prescanned(std::size_t r) {
   pre_current_ = &rec;
 }
 
+bool Searcher::selected_has_no_ends() const {
+  // Only where every end is kept and the record's jobs lie together: not for ends counted
+  // as they came (count) or forward-first jobs (contains), nor with overhang (ends past the
+  // text are not the kernel's).
+  const unsigned strands = options_.searches_rc() ? 2 : 1;
+  if (!pre_current_ || pre_current_->first_job == kNoJobs || pre_counted_ ||
+      pre_strands_ != strands || options_.overhang)
+    return false;
+  const std::uint32_t first = pre_current_->first_job;
+  const std::uint32_t end = first + pre_current_->patterns * pre_strands_;
+  return pre_end_offsets_[end] == pre_end_offsets_[first];
+}
+
 void Searcher::set_text(std::string_view text) {
   text_ = text;
   windowed_ = false;

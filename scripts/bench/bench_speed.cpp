@@ -284,6 +284,7 @@ Found run_trawl(const Workload& w, const trawl::PatternSet& set, const trawl::Ke
         p_last = text_idx < npat ? p_first + 1 : npat;
       }
       const std::size_t before = hits.hits.size();
+      if (searcher.selected_has_no_ends()) continue;
       for (std::uint32_t pi = p_first; pi < p_last; ++pi) searcher.find_hits(pi, text_idx, hits);
       found_in(text_idx, before);
     }

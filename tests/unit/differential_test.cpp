@@ -380,6 +380,8 @@ std::string check_prescan(const Case& c, trawl::Searcher& searcher, Stats& stats
       for (std::size_t q = 0; q < took; ++q) {
         const std::size_t v = r + q;
         searcher.select_prescanned(q);
+        // The pipeline skips the patterns of a record said to have no ends at all.
+        const bool said_no_ends = searcher.selected_has_no_ends();
         std::uint64_t lo = 0, hi = npat;
         if (paired) {
           lo = std::min(first + v, npat);
@@ -403,6 +405,9 @@ std::string check_prescan(const Case& c, trawl::Searcher& searcher, Stats& stats
           for (const trawl::Hit& h : hits.hits) got.push_back(trawl::oracle::from_library(hits, h));
           const std::vector<OracleHit>& expected = oracle_search(cache, c.patterns[pi], views[v], c.opt);
           stats.hits += got.size();
+          if (said_no_ends && !expected.empty())
+            return "prescan view[" + std::to_string(v) + "] pattern[" + std::to_string(pi) +
+                   "]: selected_has_no_ends, but the oracle finds hits";
           const std::string where = std::string("prescan") + (paired ? " --paired" : "") +
                                     (purpose == PrescanFor::count ? " for count" : "") +
                                     " view[" + std::to_string(v) + "] (n=" +

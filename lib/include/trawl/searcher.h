@@ -66,6 +66,10 @@ class Searcher {
   std::size_t prescan(std::span<const std::string_view> texts, std::uint64_t paired_first,
                       PrescanFor purpose = PrescanFor::hits);
   void select_prescanned(std::size_t r);
+  // Whether the record select_prescanned() chose is known to have no hit for any of its
+  // patterns: its jobs were scanned for find_hits and none found an end (most records of a
+  // pattern panel), so a caller can skip its patterns at once.
+  bool selected_has_no_ends() const;
 
   // Tiered access: set_text() (whole record) or set_window() (one window of a record) once,
   // then any of these per pattern. The text must outlive the calls.
