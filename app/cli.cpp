@@ -24,9 +24,9 @@ void add_common_options(CLI::App& cmd, RunConfig& c) {
                  "Pattern sequence (repeatable; ids 'pattern', or 'pattern1'..'patternN')")
       ->allow_extra_args(false);
   cmd.add_option("-f,--pattern-fasta", c.pattern_fasta,
-                 "FASTA/FASTQ file of patterns (id = record name)");
+                 "FASTA/FASTQ file of patterns (or - for stdin; id = record name)");
   cmd.add_option("-l,--pattern-list", c.pattern_list,
-                 "Text file, one pattern per line (id = line number; empty lines skipped)");
+                 "Text file (or - for stdin), one pattern per line (id = line number; empty lines skipped)");
   cmd.add_option("-k", c.search.k, "Maximum edit distance (inclusive)")->required();
   cmd.add_option("-a,--alphabet", c.alphabet_name, "iupac, dna or ascii")
       ->check(CLI::IsMember({"iupac", "dna", "ascii"}))

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -63,7 +64,8 @@ void install_signal_handlers() {
 class ListText {
  public:
   explicit ListText(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const bool from_stdin = path == "-";
+    const int fd = from_stdin ? ::dup(STDIN_FILENO) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
     struct stat st {};
     if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
@@ -130,6 +132,11 @@ std::shared_ptr<ListText> load_patterns(const RunConfig& c, PatternSet& patterns
                       !c.pattern_list.empty();
   if (sources == 0) throw UsageError("no patterns: give -p SEQ, -f FILE or -l FILE");
   if (sources > 1) throw UsageError("give patterns with only one of -p, -f and -l");
+  // Patterns from stdin ('-') leave nothing there for the records.
+  const std::string& pattern_file = c.pattern_fasta.empty() ? c.pattern_list : c.pattern_fasta;
+  if (pattern_file == "-" &&
+      (c.inputs.empty() || std::find(c.inputs.begin(), c.inputs.end(), "-") != c.inputs.end()))
+    throw UsageError("patterns and records cannot both come from stdin: give the input files");
   std::shared_ptr<ListText> list;
   auto add = [&patterns](std::string_view id, std::string_view seq) {
     try {
