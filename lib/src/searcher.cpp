@@ -101,6 +101,11 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   pre_counted_ = purpose == PrescanFor::count && !options_.n_filter_on() && !options_.overhang;
   thread_local std::vector<Source> sources;
   sources.clear();
+  // Jobs point into the codes and profiles as they are made; fix_up below redoes that only
+  // where a buffer has moved since.
+  const std::uint8_t* const fwd_at_start = pre_fwd_.data();
+  const std::uint8_t* const rev_at_start = pre_rev_.data();
+  auto codes_of = [&](bool rc, std::uint64_t codes) { return (rc ? pre_rev_ : pre_fwd_).data() + codes; };
   auto add_job = [&](std::uint64_t codes, bool rc, std::uint32_t pi, std::uint32_t record,
                      std::uint32_t n) {
     // Filled in place: a Source built on the stack and copied in was a store-forwarding
@@ -115,7 +120,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     const StrandProfile prof = profile_into(pi, rc ? Strand::rc : Strand::fwd, pre_peq_);
     if (pre_peq_.size() != at) src.peq = at;  // built on demand: found after fix_up
     const auto& [vp, score] = start_column_[prof.m];
-    pre_jobs_.push_back({prof.peq, nullptr, n, prof.m, prof.classes_hint, vp, score});
+    pre_jobs_.push_back({prof.peq, codes_of(rc, codes), n, prof.m, prof.classes_hint, vp, score});
   };
   std::uint64_t steps = 0;
   std::size_t r = 0;
@@ -167,7 +172,9 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
         const ScanJob* ready = panel_jobs_.data() + (s == 1 ? npat : 0);
         pre_jobs_.insert(pre_jobs_.end(), ready + first, ready + last);
         sources.resize(pre_jobs_.size());
+        const std::uint8_t* const text = codes_of(s == 1, rec.codes_offset);
         for (std::size_t j = at; j < pre_jobs_.size(); ++j) {
+          pre_jobs_[j].text = text;
           pre_jobs_[j].len = static_cast<std::uint32_t>(coded);
           sources[j] = {rec.codes_offset, s == 1, Window::kOpen, first + static_cast<std::uint32_t>(j - at),
                         static_cast<std::uint32_t>(r)};
@@ -178,6 +185,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     pre_records_.push_back(rec);
   }
   auto fix_up = [&] {
+    if (pre_fwd_.data() == fwd_at_start && pre_rev_.data() == rev_at_start && pre_peq_.empty()) return;
     for (std::size_t j = 0; j < pre_jobs_.size(); ++j) {
       pre_jobs_[j].text = (sources[j].rc ? pre_rev_ : pre_fwd_).data() + sources[j].codes;
       if (sources[j].peq != Window::kOpen) pre_jobs_[j].peq = pre_peq_.data() + sources[j].peq;
@@ -271,6 +279,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   }
   const std::size_t found = pre_raw_ends_.size();
   pre_end_offsets_.assign(jobs + 1, 0);
+  if (found == 0) return r;  // (most groups of a pattern panel)
   for (std::size_t e = 0; e < found; ++e) ++pre_end_offsets_[pre_raw_ends_[e].job + 1];
   for (std::size_t j = 0; j < jobs; ++j) pre_end_offsets_[j + 1] += pre_end_offsets_[j];
   // Job j's ends go to pre_ends_[off[j] + j, off[j + 1] + j): one unused slot after each

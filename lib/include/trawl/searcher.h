@@ -177,11 +177,14 @@ class Searcher {
   std::vector<JobState> pre_final_;
   std::vector<JobEnd> pre_raw_ends_;    // the group's ends, job by job in any order
   UninitializedVector<JobEnd> chunk_ends_;  // the kernel's output for one chunk of jobs
-  // Ends of job j: pre_ends_[off[j] + j, off[j + 1] + j) (see prescan).
+  // Ends of job j: pre_ends_[off[j] + j, off[j + 1] + j) (see prescan; a group without
+  // ends leaves pre_ends_ as it was).
   std::vector<std::uint32_t> pre_end_offsets_;
   std::vector<EndCost> pre_ends_;
   std::span<const EndCost> prescanned_ends(std::uint32_t j) const {
-    return {pre_ends_.data() + pre_end_offsets_[j] + j, pre_end_offsets_[j + 1] - pre_end_offsets_[j]};
+    const std::uint32_t count = pre_end_offsets_[j + 1] - pre_end_offsets_[j];
+    if (count == 0) return {};
+    return {pre_ends_.data() + pre_end_offsets_[j] + j, count};
   }
   std::vector<std::uint64_t> pre_peq_;  // profiles built on demand for the jobs
   // With precomputed profiles: the job of pattern i, forward at [i], reverse at [size + i],
