@@ -236,10 +236,10 @@ void PatternSet::add_list(std::string_view text, std::shared_ptr<const void> own
     for_each_line(p.begin, p.end, [&](const char* begin, std::size_t len, std::uint64_t index) {
       if (len == 0) return true;
       const std::string_view seq(begin, len);
-      if (!all_valid(seq) || len > UINT32_MAX) {
-        // The id as add() would name it (the blank lines before it are numbered too).
-        p.error = invalid_reason(std::to_string(p.first_line + index), seq);
-        if (p.error.empty()) p.error = "pattern '" + std::to_string(p.first_line + index) + "' is longer than 4 GiB";
+      if (len > UINT32_MAX || !all_valid(seq)) {
+        // Named as add() would name it (the blank lines before it are numbered too).
+        const std::string id = std::to_string(p.first_line + index);
+        p.error = len > UINT32_MAX ? "pattern '" + id + "' is longer than 4 GiB" : invalid_reason(id, seq);
         return false;
       }
       *begin_out++ = begin;
