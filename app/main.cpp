@@ -13,10 +13,12 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "cli.h"
 #include "trawl/errors.h"
+#include "trawl/memory_pages.h"
 #include "trawl/output_file.h"
 #include "trawl/pipeline.h"
 #include "trawl/reader.h"
@@ -72,7 +74,7 @@ class ListText {
       void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
       if (p != MAP_FAILED) {
         mapped_ = {static_cast<const char*>(p), static_cast<std::size_t>(st.st_size)};
-        released_ = mapped_.data();
+        behind_.emplace(mapped_.data(), mapped_.size());
         ::close(fd);
         return;
       }
@@ -100,27 +102,17 @@ class ListText {
   // Drops the mapped pages wholly inside `piece` from resident memory (they are read again
   // from the page cache where touched again); a list read into memory stays.
   void release(std::string_view piece) const {
-    if (!mapped_.empty()) advise(piece.data(), piece.data() + piece.size());
+    if (!mapped_.empty()) pages::advise_inside(piece.data(), piece.size(), MADV_DONTNEED);
   }
-  // The same for the pages before `end` (a place in the text), in steps of at least 1 MiB
-  // (each call flushes the TLB of every CPU the process ran on). Calls come in order.
+  // The same for the pages before `end` (a place in the text); calls come in order.
   void release_before(const char* end) {
-    if (mapped_.empty() || end < released_ + kReleaseStep) return;
-    advise(released_, end);
-    released_ = end;
+    if (behind_) behind_->release_before(end);
   }
 
  private:
-  static constexpr std::size_t kReleaseStep = std::size_t{1} << 20;
-  static void advise(const char* from, const char* to) {
-    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const auto begin = (reinterpret_cast<std::uintptr_t>(from) + page - 1) & ~(page - 1);
-    const auto end = reinterpret_cast<std::uintptr_t>(to) & ~(page - 1);
-    if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-  }
   std::string_view mapped_;
   std::string read_;
-  const char* released_ = nullptr;  // pages before it are released
+  std::optional<pages::ReleaseBehind> behind_;  // where mapped
 };
 
 // Loads the patterns straight into `patterns` (no second copy of millions of them), a

@@ -11,7 +11,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "memory_pages.h"
+#include "trawl/memory_pages.h"
 
 namespace trawl {
 

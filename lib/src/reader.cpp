@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "trawl/errors.h"
-#include "memory_pages.h"
+#include "trawl/memory_pages.h"
 
 namespace trawl {
 
@@ -122,7 +122,7 @@ bool index_lines(const char* p, std::size_t n, UninitializedVector<std::uint32_t
 // An uncompressed input file mapped whole, shared by the chunks that are views into it.
 class MappedFile {
  public:
-  MappedFile(const char* data, std::size_t size) : data_(data), size_(size), released_(data) {}
+  MappedFile(const char* data, std::size_t size) : data_(data), size_(size), behind_(data, size) {}
   ~MappedFile() { munmap(const_cast<char*>(data_), size_); }
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
@@ -132,25 +132,14 @@ class MappedFile {
   void release_range(const char* begin, const char* end) const {
     pages::advise_inside(begin, static_cast<std::size_t>(end - begin), MADV_DONTNEED);
   }
-  // Drops the pages wholly before `end` from the process (they stay in the page cache), so
-  // resident memory does not grow with the input. Calls come in input order. Pages go in
-  // steps of at least kReleaseBatch: every call flushes the TLB of each CPU the process ran
-  // on, and after the small tasks of dense hits (16 KiB) that was a sixteenth of the run.
-  void release_before(const char* end) {
-    const auto page = pages::page_size();
-    const char* until = reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(end) & ~(page - 1));
-    // (The file's last whole page goes at once: nothing follows to batch it with.)
-    const bool at_last_page = until >= data_ + (size_ & ~(page - 1));
-    if (until <= released_ || (until < released_ + kReleaseBatch && !at_last_page)) return;
-    (void)madvise(const_cast<char*>(released_), static_cast<std::size_t>(until - released_), MADV_DONTNEED);
-    released_ = until;
-  }
+  // Drops the pages wholly before `end` from the process (see pages::ReleaseBehind). Calls
+  // come in input order.
+  void release_before(const char* end) { behind_.release_before(end); }
 
  private:
-  static constexpr std::size_t kReleaseBatch = std::size_t{1} << 20;
   const char* data_;
   std::size_t size_;
-  const char* released_;  // page aligned: pages before it are released
+  pages::ReleaseBehind behind_;
 };
 
 // One input: a buffered line source plus the FASTA/FASTQ record grammar. The source is a
