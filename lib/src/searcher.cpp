@@ -33,6 +33,10 @@ constexpr std::uint64_t kFirstEndHead = 128;
 // a group's ends, at most one per step, stay a few MB); a record with more patterns than
 // that goes pattern by pattern through the ordinary path.
 constexpr std::uint64_t kPrescanRecordSteps = std::uint64_t{1} << 20;
+// A panel is filtered (SeedFilter) only if it has at least this many jobs a record that the
+// filter can rule out: the look-ups cost about as much per text character as scanning a
+// job or two.
+constexpr std::size_t kSeedFilterMinScans = 8;
 
 std::uint64_t saturating_sub(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
 
@@ -68,6 +72,17 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
         const auto& [vp, score] = start_column_[prof.m];
         panel_jobs_[(strand == Strand::rc ? npat : 0) + pi] = {prof.peq, nullptr, 0, prof.m, prof.classes_hint, vp, score};
       }
+    // The filter needs every end to be an alignment of the whole pattern inside the text
+    // (no overhang), and a record's jobs as bits.
+    const std::size_t scans = options_.searches_rc() ? 2 * npat : npat;
+    if (!options_.overhang && scans <= SeedFilter::kMaxScans) {
+      std::vector<SeedScan> seed_scans(scans);
+      for (std::size_t j = 0; j < scans; ++j)
+        seed_scans[j] = {{panel_jobs_[j].m, 1, panel_jobs_[j].classes, panel_jobs_[j].peq}, j >= npat};
+      SeedFilter filter(options_.alphabet, options_.k, seed_scans);
+      if (static_cast<std::size_t>(__builtin_popcountll(filter.filtered())) >= kSeedFilterMinScans)
+        seed_filter_ = std::move(filter);
+    }
   }
 }
 
@@ -99,6 +114,11 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   // count alone: every end is one hit or part of one (DESIGN §3), so hits are counted as
   // the kernel yields the ends; overhang ends past the text would need the last column.
   pre_counted_ = purpose == PrescanFor::count && !options_.n_filter_on() && !options_.overhang;
+  // Panels of precomputed profiles (not --paired; contains scans strand by strand, below):
+  // each record's jobs that SeedFilter cannot rule out are listed in live_ids_, and only
+  // those are scanned.
+  const bool filtering = seed_filter_.enabled() && paired_first == kAllPatterns && !first_end_decides;
+  live_ids_.clear();
   thread_local std::vector<Source> sources;
   sources.clear();
   // Jobs point into the codes and profiles as they are made; fix_up below redoes that only
@@ -158,6 +178,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), coded,
                      pre_fwd_.data() + rec.codes_offset, rev_end);
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
+      const std::uint64_t live = filtering ? seed_filter_.candidates(pre_fwd_.data() + rec.codes_offset, n) : 0;
       // Strand by strand: a strand's jobs share its text, which the kernel scans once for
       // a whole panel of patterns (kernel_jobs.h, scan_shared_text).
       for (unsigned s = 0; s < pre_strands_; ++s) {
@@ -179,6 +200,10 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
           sources[j] = {rec.codes_offset, s == 1, Window::kOpen, first + static_cast<std::uint32_t>(j - at),
                         static_cast<std::uint32_t>(r)};
         }
+        if (filtering)  // (the filter's bits are panel_jobs_' order, and first = 0 here)
+          for (std::uint64_t bits = live >> (s == 1 ? npat : 0) & seed_filter_.all_scans(); bits; bits &= bits - 1)
+            if (const auto pi = static_cast<std::uint32_t>(__builtin_ctzll(bits)); pi < last)
+              live_ids_.push_back(static_cast<std::uint32_t>(at + pi));
       }
       steps += std::uint64_t{last - first} * pre_strands_ * n;
     }
@@ -197,6 +222,25 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   std::size_t jobs = pre_jobs_.size();
   pre_final_.resize(jobs);
   pre_raw_ends_.clear();
+  // What the kernel scans: every job, or (filtering) copies of those that passed. A job
+  // ruled out has no end; its final column is left unset, as only the right overhang
+  // reads one, and overhang turns the filter off.
+  const ScanJob* scanned_jobs = pre_jobs_.data();
+  std::size_t scanned = jobs;
+  JobState* finals = pre_final_.data();
+  const std::uint32_t* ids = nullptr;
+  if (filtering) {
+    live_jobs_.clear();
+    for (const std::uint32_t j : live_ids_) live_jobs_.push_back(pre_jobs_[j]);
+    live_final_.resize(live_ids_.size());
+    scanned_jobs = live_jobs_.data();
+    scanned = live_jobs_.size();
+    finals = live_final_.data();
+    ids = live_ids_.data();
+  }
+  auto keep_finals = [&] {
+    for (std::size_t i = 0; ids != nullptr && i < scanned; ++i) pre_final_[ids[i]] = live_final_[i];
+  };
   if (pre_counted_) {
     pre_counters_.assign(jobs, LocalMinimaCounter{});
     pre_counts_.assign(jobs, 0);
@@ -208,12 +252,14 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       if (minima) pre_counters_[j].push(0, static_cast<std::int32_t>(job.score));
       else ++pre_counts_[j];
     }
-    scan_chunked(pre_jobs_.data(), jobs, 0, pre_final_.data(), false);
+    scan_chunked(scanned_jobs, scanned, 0, finals, false, ids);
+    keep_finals();
     if (minima)
       for (std::size_t j = 0; j < jobs; ++j) pre_counts_[j] = pre_counters_[j].finish(pre_jobs_[j].len);
     return r;
   }
-  scan_chunked(pre_jobs_.data(), jobs, 0, pre_final_.data(), first_end_decides);
+  scan_chunked(scanned_jobs, scanned, 0, finals, first_end_decides, ids);
+  keep_finals();
   pre_rc_job_.clear();
   if (first_end_decides) {
     // The forward jobs cut at their head: those that found no end there carry on over the
@@ -298,7 +344,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
 }
 
 void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t first_job,
-                            JobState* finals, bool first_only) {
+                            JobState* finals, bool first_only, const std::uint32_t* ids) {
   for (std::size_t i0 = 0; i0 < n;) {
     // The kernel needs room for one end per step.
     std::size_t i1 = i0;
@@ -317,11 +363,15 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t fi
                                               finals + i0, first_only);
     if (pre_counted_) {  // counted, not kept (always the whole group, first_job 0)
       if (options_.selection == Selection::all_ends) {
-        for (std::size_t e = 0; e < got; ++e) ++pre_counts_[i0 + chunk_ends_[e].job];
+        for (std::size_t e = 0; e < got; ++e) {
+          const std::size_t i = i0 + chunk_ends_[e].job;
+          ++pre_counts_[ids != nullptr ? ids[i] : i];
+        }
       } else {
         for (std::size_t e = 0; e < got; ++e) {
           const JobEnd& je = chunk_ends_[e];
-          pre_counters_[i0 + je.job].push(je.pos, je.cost);
+          const std::size_t i = i0 + je.job;
+          pre_counters_[ids != nullptr ? ids[i] : i].push(je.pos, je.cost);
         }
       }
       i0 = i1;
@@ -329,7 +379,8 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t fi
     }
     for (std::size_t e = 0; e < got; ++e) {
       JobEnd je = chunk_ends_[e];
-      je.job += first_job + static_cast<std::uint32_t>(i0);
+      const std::size_t i = i0 + je.job;
+      je.job = ids != nullptr ? ids[i] : first_job + static_cast<std::uint32_t>(i);
       pre_raw_ends_.push_back(je);
     }
     i0 = i1;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "support/oracle.h"
 #include "support/random_text.h"
 #include "trawl/kernel.h"
 #include "trawl/searcher.h"
@@ -174,7 +175,11 @@ TEST_CASE("pattern panels through the prescan give the hits of one record at a t
     for (std::string& t : texts) {
       t = random_text(rng, rng() % 400, ascii ? letters : "ACGTACGTN");
       for (int planted = static_cast<int>(rng() % 3); planted > 0 && !t.empty(); --planted) {
-        const std::string& p = patterns[rng() % patterns.size()].seq;
+        // Copies as they are, reverse complemented, or with a substitution, so that the
+        // seed filter of a panel (SeedFilter) has hits on either strand to keep.
+        std::string p = patterns[rng() % patterns.size()].seq;
+        if (!ascii && rng() % 2) p = oracle::reverse_complement(opt.alphabet, p);
+        if (rng() % 3 == 0) p[rng() % p.size()] = letters[rng() % letters.size()];
         const std::size_t at = rng() % t.size();
         t.replace(at, std::min(p.size(), t.size() - at), p.substr(0, std::min(p.size(), t.size() - at)));
       }

@@ -13,6 +13,7 @@
 #include "trawl/hit.h"
 #include "trawl/kernel.h"
 #include "trawl/pattern_set.h"
+#include "trawl/seed_filter.h"
 #include "trawl/selection.h"
 #include "trawl/traceback.h"
 #include "trawl/uninitialized_vector.h"
@@ -121,9 +122,10 @@ class Searcher {
   // The pattern's profile on one strand; a prescanned record reuses its job's words.
   StrandProfile profile_for(std::uint32_t pattern_idx, Strand strand);
   // Scans jobs[0, n) a bounded number of steps at a time, appending their ends to
-  // pre_raw_ends_ with job = first_job + i and their last columns to finals[i].
+  // pre_raw_ends_ with job = first_job + i (or ids[i], when given) and their last columns
+  // to finals[i].
   void scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t first_job,
-                    JobState* finals, bool first_only);
+                    JobState* finals, bool first_only, const std::uint32_t* ids = nullptr);
   // The prescan job of the current record for (pattern, strand); kNoJobs for a reverse
   // strand that was never scanned (its forward strand found an end first).
   std::uint32_t prescan_job(std::uint32_t pattern_idx, Strand strand) const;
@@ -190,6 +192,12 @@ class Searcher {
   // With precomputed profiles: the job of pattern i, forward at [i], reverse at [size + i],
   // without text and length (empty for large or long pattern sets).
   std::vector<ScanJob> panel_jobs_;
+  // For panels of up to 64 jobs a record (panel_jobs_' order): which of a record's jobs
+  // can have an end at all, so that prescan scans only those (see SeedFilter).
+  SeedFilter seed_filter_;
+  std::vector<std::uint32_t> live_ids_;  // the group's jobs that passed it
+  std::vector<ScanJob> live_jobs_;
+  std::vector<JobState> live_final_;
   // PrescanFor::count without N filter and overhang: each job's count of hits, and the
   // selectors that count them while the kernel runs.
   bool pre_counted_ = false;
