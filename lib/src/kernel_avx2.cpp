@@ -52,6 +52,13 @@ struct Avx2 : ScalarLookup {
   static unsigned le_mask(Reg a, Reg b) {  // a <= b  <=>  !(a > b)
     return ~static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(a, b)))) & 0xFu;
   }
+  // Lanes as all-ones words; blend takes b where the mask has the lane, else a.
+  using LaneMask = __m256i;
+  static LaneMask lane_mask(unsigned bits) {
+    const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
+    return _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(bits), bit), bit);
+  }
+  static Reg blend(LaneMask m, Reg a, Reg b) { return _mm256_blendv_epi8(a, b, m); }
 };
 
 // The same on 8 x 32-bit lanes, for patterns of at most 32 characters: twice the lanes per
@@ -82,6 +89,12 @@ struct Avx2Narrow : ScalarLookup {
   static unsigned le_mask(Reg a, Reg b) {  // a <= b  <=>  !(a > b)
     return ~static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b)))) & 0xFFu;
   }
+  using LaneMask = __m256i;
+  static LaneMask lane_mask(unsigned bits) {
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits)), bit), bit);
+  }
+  static Reg blend(LaneMask m, Reg a, Reg b) { return _mm256_blendv_epi8(a, b, m); }
 };
 
 // Narrow lanes where every pattern involved has m <= 32.

@@ -40,6 +40,10 @@ struct Avx512 {
   }
   static Reg shl1(Reg a) { return _mm512_slli_epi64(a, 1); }
   static unsigned le_mask(Reg a, Reg b) { return _mm512_cmple_epi64_mask(a, b); }
+  // Lanes as a mask register; blend takes b where the mask has the lane, else a.
+  using LaneMask = __mmask8;
+  static LaneMask lane_mask(unsigned bits) { return static_cast<__mmask8>(bits); }
+  static Reg blend(LaneMask m, Reg a, Reg b) { return _mm512_mask_blend_epi64(m, a, b); }
   static constexpr bool kTwoTables = false;  // (see Avx512Narrow)
 
   // Equality words of 8 lanes for `steps` steps, into dst[s * stride + lane], when every
@@ -116,6 +120,9 @@ struct Avx512Narrow {
   }
   static Reg shl1(Reg a) { return _mm512_slli_epi32(a, 1); }
   static unsigned le_mask(Reg a, Reg b) { return _mm512_cmple_epi32_mask(a, b); }
+  using LaneMask = __mmask16;
+  static LaneMask lane_mask(unsigned bits) { return static_cast<__mmask16>(bits); }
+  static Reg blend(LaneMask m, Reg a, Reg b) { return _mm512_mask_blend_epi32(m, a, b); }
 
   // Equality words of 16 lanes for `steps` <= 64 steps, as fill() below, where the lanes use
   // at most two profiles (bit i of `use_b`: lane i uses b, else a), as the text tiles of one

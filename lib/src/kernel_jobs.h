@@ -15,6 +15,7 @@
 // Zen 5, 512-bit steps ran 1.5x faster four at a time than two at a time).
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernel_buffer.h"
 #include "trawl/kernel.h"
@@ -227,26 +228,34 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
 
 // Jobs over one text (DESIGN §4 c, a panel of patterns on one record strand): every lane of
 // a vector reads the same character, so a step's equality words are one row of a table made
-// once per L jobs (row c: each lane's word for class c), with no per-lane lookup and no
-// transpose. Each vector may read its own text: the jobs of jobs[g * V::kLanes, (g + 1) *
-// V::kLanes) must share one (so a record's two strands, 32 patterns each, fill 64 lanes).
-// Needs jobs[i].len and .classes equal for all i, and classes <= kSharedClasses. Same
-// contract as scan(), with job numbers counted from first_job.
+// once per batch (row c: each lane's word for class c), with no per-lane lookup and no
+// transpose. A vector may also hold the jobs of two texts of one length (the jobs of a
+// record's two strands that SeedFilter left, say): its lanes then take their words from the
+// rows of both texts' characters, blended by a lane mask.
 constexpr std::uint32_t kSharedClasses = 16;
 
-// scan_shared_text on G vectors of lanes: batches of G * V::kLanes jobs.
+// The jobs of one vector: jobs[first, first + count), count <= V::kLanes, all of one length
+// and number of classes; lanes [0, split) read one text, the others a second (split ==
+// count: one text).
+struct SharedVector {
+  std::uint32_t first, count, split;
+};
+
+// Runs vectors vecs[0, nvec) of one length and number of classes, G at a time. Same
+// contract as scan(), for the jobs the vectors hold (job numbers index `jobs`).
 template <class V, bool kFirstOnly, unsigned G>
-std::size_t scan_shared_batches(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
-                                JobState* final_states, std::uint32_t first_job) {
+std::size_t scan_shared_batches(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec,
+                                std::int32_t k, JobEnd* out, JobState* final_states) {
   constexpr unsigned W = V::kLanes;
   constexpr unsigned L = G * W;
   static_assert(L <= 64, "lanes are LaneBits");
   using Reg = typename V::Reg;
   using Word = typename V::Word;
-  const std::uint32_t len = jobs[0].len;
-  const std::uint32_t classes = jobs[0].classes;
+  const std::uint32_t len = jobs[vecs[0].first].len;
+  const std::uint32_t classes = jobs[vecs[0].first].classes;
   alignas(64) Word table[kSharedClasses * L];
   alignas(64) Word pv_a[L], mv_a[L], score_a[L], last_a[L], sc[L];
+  std::uint32_t job_of[L];
   const std::int64_t k_capped = std::min<std::int64_t>(k, static_cast<std::int64_t>(V::kIdleScore) - 1);
   const Reg kv = V::set1(static_cast<Word>(k_capped));
   std::size_t found = 0;
@@ -256,135 +265,160 @@ std::size_t scan_shared_batches(const ScanJob* jobs, std::size_t n, std::int32_t
   static constexpr std::uint64_t kNoMatch[1] = {0};
   const std::uint8_t* every_class[W];
   for (unsigned i = 0; i < W; ++i) every_class[i] = kEveryClass;
-  for (std::size_t b0 = 0; b0 < n; b0 += L) {
-    const unsigned used = static_cast<unsigned>(std::min<std::size_t>(L, n - b0));
+  for (std::size_t v0 = 0; v0 < nvec; v0 += G) {
+    const unsigned used = static_cast<unsigned>(std::min<std::size_t>(G, nvec - v0));
+    LaneBits live = 0;
+    const std::uint8_t* text[G];    // each vector's (an idle one reads the first's)
+    const std::uint8_t* text_b[G];  // its second text, for the lanes of second_lanes
+    typename V::LaneMask second_lanes[G];
+    bool two_texts = false;
     for (unsigned g = 0; g < G; ++g) {
+      const SharedVector vec = g < used ? vecs[v0 + g] : SharedVector{vecs[v0].first, 0, 0};
+      text[g] = text_b[g] = jobs[vec.first].text;
+      unsigned second = 0;
+      if (vec.split < vec.count) {
+        text_b[g] = jobs[vec.first + vec.split].text;
+        second = ((1u << vec.count) - 1) & ~((1u << vec.split) - 1);
+        two_texts = true;
+      }
+      second_lanes[g] = V::lane_mask(second);
       typename V::Table tables[W];
       bool tabled = true;
-      for (unsigned i = 0; i < W && tabled; ++i) {
+      for (unsigned i = 0; i < W; ++i) {
         const unsigned l = g * W + i;
-        tabled = l < used ? V::make_table(jobs[b0 + l].peq, classes, tables[i]) : V::make_table(kNoMatch, 1, tables[i]);
+        if (i >= vec.count) {  // idle: matches nothing, never <= k
+          job_of[l] = 0;
+          pv_a[l] = mv_a[l] = 0;
+          score_a[l] = V::kIdleScore;
+          last_a[l] = V::last_row(1);
+          tabled = tabled && V::make_table(kNoMatch, 1, tables[i]);
+          continue;
+        }
+        const ScanJob& j = jobs[vec.first + i];
+        job_of[l] = vec.first + i;
+        live |= LaneBits{1} << l;
+        pv_a[l] = static_cast<Word>(j.vp);
+        mv_a[l] = static_cast<Word>(j.vn);
+        score_a[l] = static_cast<Word>(j.score);
+        last_a[l] = V::last_row(j.m);
+        tabled = tabled && V::make_table(j.peq, classes, tables[i]);
       }
       if (tabled) {
         V::fill(tables, every_class, classes, table + g * W, L);
         continue;
       }
-      for (unsigned i = 0; i < W; ++i) {
-        const unsigned l = g * W + i;
+      for (unsigned i = 0; i < W; ++i)
         for (std::uint32_t c = 0; c < classes; ++c)
-          table[c * L + l] = l < used ? static_cast<Word>(jobs[b0 + l].peq[c]) : 0;
-      }
-    }
-    for (unsigned l = 0; l < L; ++l) {
-      if (l >= used) {  // idle: matches nothing (above), never <= k
-        pv_a[l] = mv_a[l] = 0;
-        score_a[l] = V::kIdleScore;
-        last_a[l] = V::last_row(1);
-        continue;
-      }
-      const ScanJob& j = jobs[b0 + l];
-      pv_a[l] = static_cast<Word>(j.vp);
-      mv_a[l] = static_cast<Word>(j.vn);
-      score_a[l] = static_cast<Word>(j.score);
-      last_a[l] = V::last_row(j.m);
+          table[c * L + g * W + i] = i < vec.count ? static_cast<Word>(jobs[vec.first + i].peq[c]) : 0;
     }
     Reg pv[G], mv[G], score[G], last[G];
     load_lanes<V>(pv_a, mv_a, score_a, last_a, pv, mv, score, last);
-    LaneBits live = used == 64 ? ~LaneBits{0} : (LaneBits{1} << used) - 1;
-    const std::uint8_t* text[G];  // each vector's (an idle one reads the first's)
-    for (unsigned g = 0; g < G; ++g) text[g] = jobs[b0 + (g * W < used ? g * W : 0)].text;
-    for (std::uint32_t s = 0; s < len; ++s) {
-      LaneBits hit = 0;
-      for (unsigned g = 0; g < G; ++g) {
-        const Word* row = table + std::size_t{text[g][s]} * L + g * W;
-        hit |= LaneBits{step<V>(V::load(row), pv[g], mv[g], score[g], last[g], kv)} << (g * W);
-      }
-      if constexpr (kFirstOnly) hit &= live;
-      if (hit) {  // rare: write the ends at or below k
-        for (unsigned g = 0; g < G; ++g) V::store(sc + g * W, score[g]);
-        for (LaneBits h = hit; h; h &= h - 1) {
-          const unsigned l = static_cast<unsigned>(__builtin_ctzll(h));
-          out[found++] = {first_job + static_cast<std::uint32_t>(b0) + l, s + 1,
-                          static_cast<std::int32_t>(sc[l])};
+    // The steps, with a second row look-up only in batches that need one.
+    auto run = [&](auto with_second_text) {
+      for (std::uint32_t s = 0; s < len; ++s) {
+        LaneBits hit = 0;
+        for (unsigned g = 0; g < G; ++g) {
+          Reg eq = V::load(table + std::size_t{text[g][s]} * L + g * W);
+          if constexpr (decltype(with_second_text)::value)
+            eq = V::blend(second_lanes[g], eq, V::load(table + std::size_t{text_b[g][s]} * L + g * W));
+          hit |= LaneBits{step<V>(eq, pv[g], mv[g], score[g], last[g], kv)} << (g * W);
         }
-        if constexpr (kFirstOnly) {
-          live &= ~hit;
-          if (live == 0) break;  // every job has its end (final columns are then undefined)
+        if constexpr (kFirstOnly) hit &= live;
+        if (hit) {  // rare: write the ends at or below k
+          for (unsigned g = 0; g < G; ++g) V::store(sc + g * W, score[g]);
+          for (LaneBits h = hit; h; h &= h - 1) {
+            const unsigned l = static_cast<unsigned>(__builtin_ctzll(h));
+            out[found++] = {job_of[l], s + 1, static_cast<std::int32_t>(sc[l])};
+          }
+          if constexpr (kFirstOnly) {
+            live &= ~hit;
+            if (live == 0) return;  // every job has its end (final columns are then undefined)
+          }
         }
       }
-    }
+    };
+    if (two_texts) run(std::true_type{});
+    else run(std::false_type{});
     store_lanes<V>(pv, mv, score, pv_a, mv_a, score_a);
-    for (unsigned l = 0; l < used; ++l)
-      final_states[b0 + l] = {pv_a[l], mv_a[l], static_cast<std::int64_t>(score_a[l])};
+    for (unsigned g = 0; g < used; ++g)
+      for (unsigned i = 0; i < vecs[v0 + g].count; ++i) {
+        const unsigned l = g * W + i;
+        final_states[job_of[l]] = {pv_a[l], mv_a[l], static_cast<std::int64_t>(score_a[l])};
+      }
   }
   return found;
 }
 
 template <class V, bool kFirstOnly>
-std::size_t scan_shared_text(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
-                             JobState* final_states, std::uint32_t first_job) {
+std::size_t scan_shared_text(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec,
+                             std::int32_t k, JobEnd* out, JobState* final_states) {
   if constexpr (V::kGroups > 2) {
     // Batches on every vector, but a last one that would leave more than half of them idle
-    // (32 patterns on 64 lanes, say) runs on two vectors: idle lanes cost as much as busy ones.
-    constexpr std::size_t L = V::kGroups * V::kLanes;
-    const std::size_t wide = n % L > L / 2 ? n : n / L * L;
-    std::size_t found = scan_shared_batches<V, kFirstOnly, V::kGroups>(jobs, wide, k, out, final_states, first_job);
-    if (wide < n)
-      found += scan_shared_batches<V, kFirstOnly, 2>(jobs + wide, n - wide, k, out + found, final_states + wide,
-                                                    first_job + static_cast<std::uint32_t>(wide));
+    // runs on two vectors: idle lanes cost as much as busy ones.
+    constexpr std::size_t G = V::kGroups;
+    const std::size_t wide = nvec % G > G / 2 ? nvec : nvec / G * G;
+    std::size_t found = 0;
+    if (wide > 0) found = scan_shared_batches<V, kFirstOnly, V::kGroups>(jobs, vecs, wide, k, out, final_states);
+    if (wide < nvec)
+      found += scan_shared_batches<V, kFirstOnly, 2>(jobs, vecs + wide, nvec - wide, k, out + found, final_states);
     return found;
   }
-  return scan_shared_batches<V, kFirstOnly, 2>(jobs, n, k, out, final_states, first_job);
+  return scan_shared_batches<V, kFirstOnly, 2>(jobs, vecs, nvec, k, out, final_states);
 }
 
-// The ScanJobsFn of a SIMD kernel. L: the lanes of scan_shared_text's smallest batch (two
-// vectors). Runs (see run_end) of at least L / 2 jobs go to scan_shared_text: whole batches
-// of L, and the rest of a run if it fills half of L; every other job goes to scan(), whose
-// lanes take jobs of any text.
+// The ScanJobsFn of a SIMD kernel. Jobs of one length and number of classes that follow
+// each other are packed into vectors in order: a vector takes jobs while they read at most
+// two texts, as the jobs of a record's strands for a panel of patterns do. Vectors at least half full go to scan_shared_text; the jobs of the
+// others go to scan(), whose lanes take jobs of any text.
 template <class V, bool kFirstOnly>
 std::size_t scan_any(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
                      JobState* final_states) {
-  constexpr std::size_t L = 2 * V::kLanes;
-  // The jobs of [i, run_end(i)) can share batches: the same length and classes, and a text
-  // that changes only after a multiple of V::kLanes jobs from i (each vector reads one text),
-  // as between the strands of a record searched for a panel of 16 or 32 patterns.
-  auto run_end = [&](std::size_t i) {
-    std::size_t j = i + 1;
-    while (j < n && jobs[j].len == jobs[i].len && jobs[j].classes == jobs[i].classes &&
-           (jobs[j].text == jobs[j - 1].text || (j - i) % V::kLanes == 0))
-      ++j;
-    return j;
-  };
-  auto shared_part = [&](std::size_t i, std::size_t j) -> std::size_t {
-    if (jobs[i].classes > kSharedClasses || j - i < L / 2) return 0;
-    return (j - i) % L >= L / 2 ? j - i : (j - i) / L * L;
-  };
-  bool any_shared = false;
-  for (std::size_t i = 0; i < n && !any_shared;) {
-    const std::size_t j = run_end(i);
-    any_shared = shared_part(i, j) > 0;
-    i = j;
+  constexpr std::size_t W = V::kLanes;
+  thread_local KernelBuffer<SharedVector> vecs;
+  vecs.clear();
+  for (std::size_t i = 0; i < n;) {
+    const std::uint32_t len = jobs[i].len, classes = jobs[i].classes;
+    SharedVector v{static_cast<std::uint32_t>(i), 1, 1};
+    unsigned texts = 1;
+    std::size_t q = i + 1;
+    for (; q < n && q - i < W && jobs[q].len == len && jobs[q].classes == classes; ++q) {
+      if (jobs[q].text == jobs[q - 1].text) continue;
+      if (texts == 2) break;
+      ++texts;
+      v.split = static_cast<std::uint32_t>(q - i);
+    }
+    v.count = static_cast<std::uint32_t>(q - i);
+    if (texts == 1) v.split = v.count;
+    if (classes <= kSharedClasses && 2 * v.count >= W) vecs.push_back(v);
+    i = q;
   }
-  if (!any_shared) return scan<V, kFirstOnly>(jobs, n, k, out, final_states);
+  if (vecs.empty()) return scan<V, kFirstOnly>(jobs, n, k, out, final_states);
 
-  // The jobs left over, copied out (per-thread buffers) and scanned together.
+  // The shared vectors, a call per run of one length and number of classes; the jobs left
+  // over are copied out (per-thread buffers) and scanned together.
   thread_local KernelBuffer<ScanJob> rest;
   thread_local KernelBuffer<std::uint32_t> rest_of;
   thread_local KernelBuffer<JobState> rest_final;
   rest.clear();
   rest_of.clear();
-  std::size_t found = 0;
-  for (std::size_t i = 0; i < n;) {
-    const std::size_t j = run_end(i);
-    const std::size_t shared = shared_part(i, j);
-    if (shared > 0)
-      found += scan_shared_text<V, kFirstOnly>(jobs + i, shared, k, out + found, final_states + i,
-                                               static_cast<std::uint32_t>(i));
-    for (std::size_t q = i + shared; q < j; ++q) {
-      rest.push_back(jobs[q]);
-      rest_of.push_back(static_cast<std::uint32_t>(q));
+  std::size_t found = 0, next = 0;
+  for (std::size_t a = 0; a < vecs.size();) {
+    std::size_t b = a + 1;
+    const ScanJob& first = jobs[vecs[a].first];
+    while (b < vecs.size() && jobs[vecs[b].first].len == first.len && jobs[vecs[b].first].classes == first.classes) ++b;
+    found += scan_shared_text<V, kFirstOnly>(jobs, vecs.data() + a, b - a, k, out + found, final_states);
+    for (std::size_t x = a; x < b; ++x) {
+      for (; next < vecs[x].first; ++next) {
+        rest.push_back(jobs[next]);
+        rest_of.push_back(static_cast<std::uint32_t>(next));
+      }
+      next = vecs[x].first + vecs[x].count;
     }
-    i = j;
+    a = b;
+  }
+  for (; next < n; ++next) {
+    rest.push_back(jobs[next]);
+    rest_of.push_back(static_cast<std::uint32_t>(next));
   }
   if (rest.empty()) return found;
   rest_final.resize(rest.size());

@@ -205,7 +205,9 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
             if (const auto pi = static_cast<std::uint32_t>(__builtin_ctzll(bits)); pi < last)
               live_ids_.push_back(static_cast<std::uint32_t>(at + pi));
       }
-      steps += std::uint64_t{last - first} * pre_strands_ * n;
+      // (Filtered, only the jobs that passed take steps: a group holds several times as
+      // many records, and the kernel's vectors fill better.)
+      steps += (filtering ? static_cast<std::uint64_t>(__builtin_popcountll(live)) : std::uint64_t{last - first} * pre_strands_) * n;
     }
     pre_records_.push_back(rec);
   }
