@@ -115,10 +115,8 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   // the kernel yields the ends; overhang ends past the text would need the last column.
   pre_counted_ = purpose == PrescanFor::count && !options_.n_filter_on() && !options_.overhang;
   // Panels of precomputed profiles (not --paired; contains scans strand by strand, below):
-  // each record's jobs that SeedFilter cannot rule out are listed in live_ids_, and only
-  // those are scanned.
+  // only the jobs of a record that SeedFilter cannot rule out are made and scanned.
   const bool filtering = seed_filter_.enabled() && paired_first == kAllPatterns && !first_end_decides;
-  live_ids_.clear();
   thread_local std::vector<Source> sources;
   sources.clear();
   // Jobs point into the codes and profiles as they are made; fix_up below redoes that only
@@ -178,7 +176,10 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), coded,
                      pre_fwd_.data() + rec.codes_offset, rev_end);
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
+      // (The filter's bits are panel_jobs_' order, which is the record's, as first = 0.)
       const std::uint64_t live = filtering ? seed_filter_.candidates(pre_fwd_.data() + rec.codes_offset, n) : 0;
+      rec.filtered = filtering;
+      rec.live = live;
       // Strand by strand: a strand's jobs share its text, which the kernel scans once for
       // a whole panel of patterns (kernel_jobs.h, scan_shared_text).
       for (unsigned s = 0; s < pre_strands_; ++s) {
@@ -187,27 +188,35 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
             add_job(rec.codes_offset, s == 1, pi, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(coded));
           continue;
         }
+        const ScanJob* ready = panel_jobs_.data() + (s == 1 ? npat : 0);
+        const std::uint8_t* const text = codes_of(s == 1, rec.codes_offset);
+        if (filtering) {
+          const std::uint64_t strand_bits = npat == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << npat) - 1;
+          for (std::uint64_t bits = live >> (s == 1 ? npat : 0) & strand_bits; bits; bits &= bits - 1) {
+            const auto pi = static_cast<std::uint32_t>(__builtin_ctzll(bits));
+            ScanJob& job = pre_jobs_.emplace_back(ready[pi]);
+            job.text = text;
+            job.len = static_cast<std::uint32_t>(coded);
+            sources.push_back({rec.codes_offset, s == 1, Window::kOpen, pi, static_cast<std::uint32_t>(r)});
+          }
+          continue;
+        }
         // Ready-made jobs, copied as a block (one add_job call per job was a tenth of a
         // panel's scan).
         const std::size_t at = pre_jobs_.size();
-        const ScanJob* ready = panel_jobs_.data() + (s == 1 ? npat : 0);
         pre_jobs_.insert(pre_jobs_.end(), ready + first, ready + last);
         sources.resize(pre_jobs_.size());
-        const std::uint8_t* const text = codes_of(s == 1, rec.codes_offset);
         for (std::size_t j = at; j < pre_jobs_.size(); ++j) {
           pre_jobs_[j].text = text;
           pre_jobs_[j].len = static_cast<std::uint32_t>(coded);
           sources[j] = {rec.codes_offset, s == 1, Window::kOpen, first + static_cast<std::uint32_t>(j - at),
                         static_cast<std::uint32_t>(r)};
         }
-        if (filtering)  // (the filter's bits are panel_jobs_' order, and first = 0 here)
-          for (std::uint64_t bits = live >> (s == 1 ? npat : 0) & seed_filter_.all_scans(); bits; bits &= bits - 1)
-            if (const auto pi = static_cast<std::uint32_t>(__builtin_ctzll(bits)); pi < last)
-              live_ids_.push_back(static_cast<std::uint32_t>(at + pi));
       }
       // (Filtered, only the jobs that passed take steps: a group holds several times as
       // many records, and the kernel's vectors fill better.)
-      steps += (filtering ? static_cast<std::uint64_t>(__builtin_popcountll(live)) : std::uint64_t{last - first} * pre_strands_) * n;
+      rec.jobs = static_cast<std::uint32_t>(pre_jobs_.size() - rec.first_job);
+      steps += std::uint64_t{rec.jobs} * n;
     }
     pre_records_.push_back(rec);
   }
@@ -224,25 +233,6 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   std::size_t jobs = pre_jobs_.size();
   pre_final_.resize(jobs);
   pre_raw_ends_.clear();
-  // What the kernel scans: every job, or (filtering) copies of those that passed. A job
-  // ruled out has no end; its final column is left unset, as only the right overhang
-  // reads one, and overhang turns the filter off.
-  const ScanJob* scanned_jobs = pre_jobs_.data();
-  std::size_t scanned = jobs;
-  JobState* finals = pre_final_.data();
-  const std::uint32_t* ids = nullptr;
-  if (filtering) {
-    live_jobs_.clear();
-    for (const std::uint32_t j : live_ids_) live_jobs_.push_back(pre_jobs_[j]);
-    live_final_.resize(live_ids_.size());
-    scanned_jobs = live_jobs_.data();
-    scanned = live_jobs_.size();
-    finals = live_final_.data();
-    ids = live_ids_.data();
-  }
-  auto keep_finals = [&] {
-    for (std::size_t i = 0; ids != nullptr && i < scanned; ++i) pre_final_[ids[i]] = live_final_[i];
-  };
   if (pre_counted_) {
     pre_counters_.assign(jobs, LocalMinimaCounter{});
     pre_counts_.assign(jobs, 0);
@@ -254,14 +244,12 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       if (minima) pre_counters_[j].push(0, static_cast<std::int32_t>(job.score));
       else ++pre_counts_[j];
     }
-    scan_chunked(scanned_jobs, scanned, 0, finals, false, ids);
-    keep_finals();
+    scan_chunked(pre_jobs_.data(), jobs, 0, pre_final_.data(), false);
     if (minima)
       for (std::size_t j = 0; j < jobs; ++j) pre_counts_[j] = pre_counters_[j].finish(pre_jobs_[j].len);
     return r;
   }
-  scan_chunked(scanned_jobs, scanned, 0, finals, first_end_decides, ids);
-  keep_finals();
+  scan_chunked(pre_jobs_.data(), jobs, 0, pre_final_.data(), first_end_decides);
   pre_rc_job_.clear();
   if (first_end_decides) {
     // The forward jobs cut at their head: those that found no end there carry on over the
@@ -346,7 +334,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
 }
 
 void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t first_job,
-                            JobState* finals, bool first_only, const std::uint32_t* ids) {
+                            JobState* finals, bool first_only) {
   for (std::size_t i0 = 0; i0 < n;) {
     // The kernel needs room for one end per step.
     std::size_t i1 = i0;
@@ -365,15 +353,11 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t fi
                                               finals + i0, first_only);
     if (pre_counted_) {  // counted, not kept (always the whole group, first_job 0)
       if (options_.selection == Selection::all_ends) {
-        for (std::size_t e = 0; e < got; ++e) {
-          const std::size_t i = i0 + chunk_ends_[e].job;
-          ++pre_counts_[ids != nullptr ? ids[i] : i];
-        }
+        for (std::size_t e = 0; e < got; ++e) ++pre_counts_[i0 + chunk_ends_[e].job];
       } else {
         for (std::size_t e = 0; e < got; ++e) {
           const JobEnd& je = chunk_ends_[e];
-          const std::size_t i = i0 + je.job;
-          pre_counters_[ids != nullptr ? ids[i] : i].push(je.pos, je.cost);
+          pre_counters_[i0 + je.job].push(je.pos, je.cost);
         }
       }
       i0 = i1;
@@ -381,8 +365,7 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t fi
     }
     for (std::size_t e = 0; e < got; ++e) {
       JobEnd je = chunk_ends_[e];
-      const std::size_t i = i0 + je.job;
-      je.job = ids != nullptr ? ids[i] : first_job + static_cast<std::uint32_t>(i);
+      je.job += first_job + static_cast<std::uint32_t>(i0);
       pre_raw_ends_.push_back(je);
     }
     i0 = i1;
@@ -390,6 +373,11 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t fi
 }
 
 std::uint32_t Searcher::prescan_job(std::uint32_t pi, Strand strand) const {
+  if (pre_current_->filtered) {
+    const std::uint32_t bit = (pi - pre_current_->first_pattern) + (strand == Strand::rc ? pre_current_->patterns : 0);
+    if ((pre_current_->live >> bit & 1) == 0) return kNoJobs;  // ruled out: no end
+    return pre_current_->first_job + static_cast<std::uint32_t>(__builtin_popcountll(pre_current_->live & ((std::uint64_t{1} << bit) - 1)));
+  }
   const std::uint32_t j = pre_current_->first_job + (pi - pre_current_->first_pattern);
   if (strand == Strand::fwd) return j;
   return pre_strands_ == 2 ? j + pre_current_->patterns : pre_rc_job_[j];
@@ -414,8 +402,10 @@ StrandProfile Searcher::profile_of(std::uint32_t pi, Strand strand) {
 
 StrandProfile Searcher::profile_for(std::uint32_t pi, Strand strand) {
   if (!pre_current_) return profile_of(pi, strand);
+  const std::uint32_t j = prescan_job(pi, strand);
+  if (j == kNoJobs) return profile_of(pi, strand);
   StrandProfile prof = patterns_.profile_header(pi, strand);
-  prof.peq = pre_jobs_[prescan_job(pi, strand)].peq;
+  prof.peq = pre_jobs_[j].peq;
   return prof;
 }
 
@@ -440,8 +430,7 @@ bool Searcher::selected_has_no_ends() const {
       pre_strands_ != strands || options_.overhang)
     return false;
   const std::uint32_t first = pre_current_->first_job;
-  const std::uint32_t end = first + pre_current_->patterns * pre_strands_;
-  return pre_end_offsets_[end] == pre_end_offsets_[first];
+  return pre_end_offsets_[first + pre_current_->jobs] == pre_end_offsets_[first];
 }
 
 void Searcher::set_text(std::string_view text) {
@@ -499,8 +488,12 @@ void Searcher::find_hits(std::uint32_t pi, std::uint64_t text_idx, HitList& out)
 StrandCounts Searcher::count_hits(std::uint32_t pi) {
   StrandCounts counts;
   if (pre_current_ && pre_counted_) {
-    counts.fwd = pre_counts_[prescan_job(pi, Strand::fwd)];
-    if (options_.searches_rc()) counts.rc = pre_counts_[prescan_job(pi, Strand::rc)];
+    const std::uint32_t fwd = prescan_job(pi, Strand::fwd);
+    counts.fwd = fwd == kNoJobs ? 0 : pre_counts_[fwd];
+    if (options_.searches_rc()) {
+      const std::uint32_t rc = prescan_job(pi, Strand::rc);
+      counts.rc = rc == kNoJobs ? 0 : pre_counts_[rc];
+    }
     return counts;
   }
   for (Strand strand : {Strand::fwd, Strand::rc}) {
@@ -527,10 +520,9 @@ bool Searcher::has_hit(std::uint32_t pi) {
   if (pre_current_ && !options_.n_filter_on()) {
     // A prescanned strand owns its whole record, so any end its scan found is a candidate,
     // and without the N filter a candidate is a hit (DESIGN §3): no collect_ends needed.
-    auto found_end = [&](std::uint32_t j) { return pre_end_offsets_[j + 1] > pre_end_offsets_[j]; };
-    if (found_end(prescan_job(pi, Strand::fwd))) return true;
-    // (A reverse job exists wherever its forward one found no end.)
-    if (options_.searches_rc() && found_end(prescan_job(pi, Strand::rc))) return true;
+    if (prescanned_job_has_ends(prescan_job(pi, Strand::fwd))) return true;
+    // (A reverse job exists wherever its forward one found no end, unless ruled out.)
+    if (options_.searches_rc() && prescanned_job_has_ends(prescan_job(pi, Strand::rc))) return true;
   }
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
@@ -624,6 +616,11 @@ void Searcher::strand_candidates(std::uint32_t pi, const StrandProfile& prof, St
   const std::uint64_t n = text_.size();
   if (pre_current_) {
     pre_job_index_ = prescan_job(pi, strand);
+    if (pre_job_index_ == kNoJobs) {  // ruled out by SeedFilter: no end
+      selected_.clear();
+      strand_text_ = {{}, 0, n};
+      return;
+    }
     pre_job_ = &pre_jobs_[pre_job_index_];
     strand_text_ = {std::span<const std::uint8_t>(pre_job_->text, n), 0, n};
     collect_ends(prof, strand_text_, Ownership{}, stop_at_first);
@@ -808,8 +805,7 @@ void Searcher::search_strand(std::uint32_t pi, Strand strand, std::uint64_t text
     // A prescanned strand whose scan found no end has no hit (the usual case in a pattern
     // panel): nothing to set up. (With k >= m every end position has cost <= k, so no end
     // means an empty text, which has no end positions at all without overhang.)
-    const std::uint32_t j = prescan_job(pi, strand);
-    if (pre_end_offsets_[j + 1] == pre_end_offsets_[j]) return;
+    if (!prescanned_job_has_ends(prescan_job(pi, strand))) return;
   }
   const StrandProfile prof = profile_for(pi, strand);
   strand_candidates(pi, prof, strand, /*stop_at_first=*/false);

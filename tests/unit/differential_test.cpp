@@ -262,7 +262,9 @@ Case make_case(Rng& r) {
   // Now and then one long text with a short pattern, so scans cross the library's internal
   // chunk boundaries (65536 characters at the time of writing).
   const bool long_text = r.chance(0.001);
-  const std::uint64_t npat = long_text ? 1 : r.chance(0.1) ? r.range(2, 3) : 1;
+  // Now and then a panel, enough patterns for the prescan's seed filter (SeedFilter) when
+  // they are long enough for k.
+  const std::uint64_t npat = long_text ? 1 : r.chance(0.03) ? r.range(4, 16) : r.chance(0.1) ? r.range(2, 3) : 1;
   const Pools pools = make_pools(r, o);
   std::uint32_t mmax = 0;
   for (std::uint64_t i = 0; i < npat; ++i) {

@@ -122,12 +122,12 @@ class Searcher {
   // The pattern's profile on one strand; a prescanned record reuses its job's words.
   StrandProfile profile_for(std::uint32_t pattern_idx, Strand strand);
   // Scans jobs[0, n) a bounded number of steps at a time, appending their ends to
-  // pre_raw_ends_ with job = first_job + i (or ids[i], when given) and their last columns
-  // to finals[i].
+  // pre_raw_ends_ with job = first_job + i and their last columns to finals[i].
   void scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t first_job,
-                    JobState* finals, bool first_only, const std::uint32_t* ids = nullptr);
+                    JobState* finals, bool first_only);
   // The prescan job of the current record for (pattern, strand); kNoJobs for a reverse
-  // strand that was never scanned (its forward strand found an end first).
+  // strand that was never scanned (its forward strand found an end first), or a job that
+  // SeedFilter ruled out (it has no end).
   std::uint32_t prescan_job(std::uint32_t pattern_idx, Strand strand) const;
   void encode_forward_until(std::uint64_t end);
 
@@ -165,6 +165,11 @@ class Searcher {
     std::uint32_t first_job = kNoJobs;
     std::uint32_t first_pattern = 0;
     std::uint32_t patterns = 0;  // its jobs: every pattern's forward, then (2 strands) reverse
+    std::uint32_t jobs = 0;
+    // filtered: only the jobs of the bits of `live` were made (bit i: job i of the list
+    // above), in that order.
+    bool filtered = false;
+    std::uint64_t live = 0;
   };
   std::vector<PrescanRecord> pre_records_;
   UninitializedVector<std::uint8_t> pre_fwd_, pre_rev_;  // the records' class codes, back to back
@@ -183,6 +188,9 @@ class Searcher {
   // ends leaves pre_ends_ as it was).
   std::vector<std::uint32_t> pre_end_offsets_;
   std::vector<EndCost> pre_ends_;
+  bool prescanned_job_has_ends(std::uint32_t j) const {
+    return j != kNoJobs && pre_end_offsets_[j + 1] > pre_end_offsets_[j];
+  }
   std::span<const EndCost> prescanned_ends(std::uint32_t j) const {
     const std::uint32_t count = pre_end_offsets_[j + 1] - pre_end_offsets_[j];
     if (count == 0) return {};
@@ -193,11 +201,8 @@ class Searcher {
   // without text and length (empty for large or long pattern sets).
   std::vector<ScanJob> panel_jobs_;
   // For panels of up to 64 jobs a record (panel_jobs_' order): which of a record's jobs
-  // can have an end at all, so that prescan scans only those (see SeedFilter).
+  // can have an end at all, so that prescan makes and scans only those.
   SeedFilter seed_filter_;
-  std::vector<std::uint32_t> live_ids_;  // the group's jobs that passed it
-  std::vector<ScanJob> live_jobs_;
-  std::vector<JobState> live_final_;
   // PrescanFor::count without N filter and overhang: each job's count of hits, and the
   // selectors that count them while the kernel runs.
   bool pre_counted_ = false;
