@@ -214,9 +214,10 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
         }
       }
       // (Filtered, only the jobs that passed take steps: a group holds several times as
-      // many records, and the kernel's vectors fill better.)
+      // many records, and the kernel's vectors fill better. A record counts as one job at
+      // least, so its codes stay bounded too.)
       rec.jobs = static_cast<std::uint32_t>(pre_jobs_.size() - rec.first_job);
-      steps += std::uint64_t{rec.jobs} * n;
+      steps += std::max<std::uint64_t>(rec.jobs, 1) * n;
     }
     pre_records_.push_back(rec);
   }

@@ -79,22 +79,20 @@ SeedFilter::SeedFilter(const AlphabetSpec& alphabet, int k, std::span<const Seed
 std::uint64_t SeedFilter::candidates(const std::uint8_t* codes, std::size_t n) const {
   if (filtered_ == 0 || n < kSeed) return all_;
   std::uint64_t found = all_ & ~filtered_;
-  std::uint32_t code = 0;
-  unsigned valid = 0;  // bases since the last break
+  // Branch free: a break reads as base 0, and the first seeds start before the text with
+  // base 0 too. Seeds that are not in the text can only add scans, never lose one; and a
+  // five-base piece right before a break is found, as every seed that starts with it is
+  // one. An ambiguous class (4) spoils the codes after it, but then all scans pass anyway.
+  std::uint64_t code = 0;
+  std::uint8_t ambiguous = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint8_t b = base_of_class_[codes[i]];
-    if (b >= 4) [[unlikely]] {
-      if (b == kAmbiguous) return all_;
-      // Five bases before a break start no seed either (see the text's end below).
-      if (valid >= kSeed - 1) found |= tails_[code & kTailMask];
-      valid = 0;
-      continue;
-    }
-    code = (code << 2 | b) & kSeedMask;
-    if (++valid >= kSeed) found |= seeds_[code];
+    ambiguous |= b;
+    code = code * 4 + b;
+    found |= seeds_[code & kSeedMask];
   }
-  if (valid >= kSeed - 1) found |= tails_[code & kTailMask];
-  return found;
+  if (ambiguous & kAmbiguous) return all_;
+  return found | tails_[code & kTailMask];
 }
 
 }  // namespace trawl

@@ -49,9 +49,9 @@ class SeedFilter {
   std::uint64_t all_scans() const { return all_; }
 
  private:
-  // What a text class is to the filter: a base 0-3, one that matches no pattern byte (no
-  // piece can cover it), or an ambiguous one.
-  static constexpr std::uint8_t kBreak = 4, kAmbiguous = 5;
+  // What a text class is to the filter: a base 0-3; one that matches no pattern byte (no
+  // piece can cover it: read as base 0, see candidates()); or an ambiguous one (bit 2).
+  static constexpr std::uint8_t kBreak = 0, kAmbiguous = 4;
   std::array<std::uint8_t, 256> base_of_class_{};
   std::vector<std::uint64_t> seeds_;  // [6-mer code]: scans with a piece starting so
   std::vector<std::uint64_t> tails_;  // [5-mer code]: scans with a 5-base piece so (text end)
