@@ -162,7 +162,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     if (r > 0 && (steps + record_jobs * n > kPrescanSteps || pre_jobs_.size() + record_jobs > kPrescanJobs))
       break;
     if (scanned) {
-      rec.codes_offset = pre_fwd_.size();
+      rec.codes_offset = static_cast<std::uint32_t>(pre_fwd_.size());
       pre_fwd_.resize(pre_fwd_.size() + n);
       std::uint8_t* rev_end = nullptr;
       if (strands == 2) {
@@ -178,8 +178,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
       // (The filter's bits are panel_jobs_' order, which is the record's, as first = 0.)
       const std::uint64_t live = filtering ? seed_filter_.candidates(pre_fwd_.data() + rec.codes_offset, n) : 0;
-      rec.filtered = filtering;
-      rec.live = live;
+      if (filtering) rec.live = live;  // (64 live jobs, all of a record's, read the same either way)
       // Strand by strand: a strand's jobs share its text, which the kernel scans once for
       // a whole panel of patterns (kernel_jobs.h, scan_shared_text).
       for (unsigned s = 0; s < pre_strands_; ++s) {
@@ -374,7 +373,7 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t fi
 }
 
 std::uint32_t Searcher::prescan_job(std::uint32_t pi, Strand strand) const {
-  if (pre_current_->filtered) {
+  if (pre_current_->live != kAllLive) {  // filtered (at most 64 jobs)
     const std::uint32_t bit = (pi - pre_current_->first_pattern) + (strand == Strand::rc ? pre_current_->patterns : 0);
     if ((pre_current_->live >> bit & 1) == 0) return kNoJobs;  // ruled out: no end
     return pre_current_->first_job + static_cast<std::uint32_t>(__builtin_popcountll(pre_current_->live & ((std::uint64_t{1} << bit) - 1)));

@@ -161,16 +161,16 @@ class Searcher {
   static constexpr std::uint32_t kNoJobs = std::numeric_limits<std::uint32_t>::max();
   struct PrescanRecord {
     std::string_view text;
-    std::uint64_t codes_offset = 0;  // in pre_fwd_ / pre_rev_
+    std::uint32_t codes_offset = 0;  // in pre_fwd_ / pre_rev_ (a group's codes are few)
     std::uint32_t first_job = kNoJobs;
     std::uint32_t first_pattern = 0;
     std::uint32_t patterns = 0;  // its jobs: every pattern's forward, then (2 strands) reverse
     std::uint32_t jobs = 0;
-    // filtered: only the jobs of the bits of `live` were made (bit i: job i of the list
-    // above), in that order.
-    bool filtered = false;
-    std::uint64_t live = 0;
+    // Filtered by SeedFilter: only the jobs of the bits of `live` were made (bit i: job i of
+    // the list above), in that order; kAllLive: every job, as listed.
+    std::uint64_t live = kAllLive;
   };
+  static constexpr std::uint64_t kAllLive = ~std::uint64_t{0};
   std::vector<PrescanRecord> pre_records_;
   UninitializedVector<std::uint8_t> pre_fwd_, pre_rev_;  // the records' class codes, back to back
   std::vector<ScanJob> pre_jobs_;
