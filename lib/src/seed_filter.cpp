@@ -66,8 +66,9 @@ SeedFilter::SeedFilter(const AlphabetSpec& alphabet, int k, std::span<const Seed
       if (hi - lo >= kSeed) {
         seeds_[code] |= bit;
       } else {
-        // Five bases: every seed that starts with them, and, where no seed starts (before
-        // a break or the text's end), the last five bases.
+        // Five bases: every seed that starts with them (a break after them reads as a
+        // base, see candidates()), and at the text's end, where no seed starts, the last
+        // five bases.
         for (std::uint32_t x = 0; x < 4; ++x) seeds_[code << 2 | x] |= bit;
         tails_[code] |= bit;
       }

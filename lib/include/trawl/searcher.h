@@ -203,6 +203,7 @@ class Searcher {
   // For panels of up to 64 jobs a record (panel_jobs_' order): which of a record's jobs
   // can have an end at all, so that prescan makes and scans only those.
   SeedFilter seed_filter_;
+  std::uint64_t chunk_steps_ = 0;  // the most steps scan_chunked gives the kernel at once
   // PrescanFor::count without N filter and overhang: each job's count of hits, and the
   // selectors that count them while the kernel runs.
   bool pre_counted_ = false;

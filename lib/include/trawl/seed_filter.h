@@ -54,7 +54,7 @@ class SeedFilter {
   static constexpr std::uint8_t kBreak = 0, kAmbiguous = 4;
   std::array<std::uint8_t, 256> base_of_class_{};
   std::vector<std::uint64_t> seeds_;  // [6-mer code]: scans with a piece starting so
-  std::vector<std::uint64_t> tails_;  // [5-mer code]: scans with a 5-base piece so (text end)
+  std::vector<std::uint64_t> tails_;  // [5-mer code]: scans with a 5-base piece so (the end)
   std::uint64_t all_ = 0;             // every scan
   std::uint64_t filtered_ = 0;        // scans the filter can rule out
 };
