@@ -368,8 +368,9 @@ std::size_t scan_shared_text(const ScanJob* jobs, const SharedVector* vecs, std:
 
 // The ScanJobsFn of a SIMD kernel. Jobs of one length and number of classes that follow
 // each other are packed into vectors in order: a vector takes jobs while they read at most
-// two texts, as the jobs of a record's strands for a panel of patterns do. Vectors at least half full go to scan_shared_text; the jobs of the
-// others go to scan(), whose lanes take jobs of any text.
+// two texts, as the jobs of a record's strands for a panel of patterns do. Vectors at least
+// half full go to scan_shared_text; the jobs of the others go to scan(), whose lanes take
+// jobs of any text.
 template <class V, bool kFirstOnly>
 std::size_t scan_any(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out,
                      JobState* final_states) {
