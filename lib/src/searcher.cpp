@@ -354,7 +354,12 @@ void Searcher::scan_chunked(const ScanJob* jobs, std::size_t n, std::uint32_t fi
       const std::size_t cut = run + (i1 - run) / kPanelBatch * kPanelBatch;
       if (cut > i0) i1 = cut;
     }
-    if (chunk_ends_.size() < steps) chunk_ends_.resize(steps);
+    if (chunk_ends_.size() < steps) {
+      // Scratch: grown without copying what it held (a group's chunks grow step by step,
+      // and each copy was up to 3 MB: 6% of a short W3-32 process).
+      chunk_ends_.clear();
+      chunk_ends_.resize(steps);
+    }
     const std::size_t got = kernel_.scan_jobs(jobs + i0, i1 - i0, options_.k, chunk_ends_.data(),
                                               finals + i0, first_only);
     if (pre_counted_) {  // counted, not kept (always the whole group, first_job 0)
