@@ -402,25 +402,25 @@ std::size_t scan_any(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd*
   thread_local KernelBuffer<JobState> rest_final;
   rest.clear();
   rest_of.clear();
-  std::size_t found = 0, next = 0;
+  std::size_t found = 0, next = 0;  // jobs before `next` are in a vector or in rest
+  auto rest_until = [&](std::size_t end) {
+    for (; next < end; ++next) {
+      rest.push_back(jobs[next]);
+      rest_of.push_back(static_cast<std::uint32_t>(next));
+    }
+  };
   for (std::size_t a = 0; a < vecs.size();) {
     std::size_t b = a + 1;
     const ScanJob& first = jobs[vecs[a].first];
     while (b < vecs.size() && jobs[vecs[b].first].len == first.len && jobs[vecs[b].first].classes == first.classes) ++b;
     found += scan_shared_text<V, kFirstOnly>(jobs, vecs.data() + a, b - a, k, out + found, final_states);
     for (std::size_t x = a; x < b; ++x) {
-      for (; next < vecs[x].first; ++next) {
-        rest.push_back(jobs[next]);
-        rest_of.push_back(static_cast<std::uint32_t>(next));
-      }
+      rest_until(vecs[x].first);
       next = vecs[x].first + vecs[x].count;
     }
     a = b;
   }
-  for (; next < n; ++next) {
-    rest.push_back(jobs[next]);
-    rest_of.push_back(static_cast<std::uint32_t>(next));
-  }
+  rest_until(n);
   if (rest.empty()) return found;
   rest_final.resize(rest.size());
   const std::size_t got = scan<V, kFirstOnly>(rest.data(), rest.size(), k, out + found, rest_final.data());
