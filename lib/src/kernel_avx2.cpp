@@ -120,7 +120,8 @@ std::size_t scan_jobs_avx2(const ScanJob* jobs, std::size_t n, std::int32_t k, J
 const KernelFns& avx2_kernel() {
   // contains wants the first end, which an early-exiting scalar scan finds soonest.
   static const KernelFns fns{"avx2", &scan_avx2, scalar_kernel().scan_first, &scan_jobs_avx2,
-                             scalar_kernel().encode, scalar_kernel().build_peq};
+                             scalar_kernel().encode, scalar_kernel().build_peq,
+                             scalar_kernel().seed_lookup};
   return fns;
 }
 

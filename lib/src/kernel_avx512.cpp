@@ -325,6 +325,100 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void build_peq_vbmi(
   }
 }
 
+// SeedFilter's look-up, 64 windows at a time: the bases of six shifted loads (a byte shuffle
+// each) give every window's 6-mer as a head byte (its first four bases) and a tail (the last
+// two); the seed bitmap's byte for the head (two 256-entry byte permutes, one per half of
+// the tails) and the tail's bit in it tell the windows that start a seed of any scan, and
+// only those (a tenth of them for a panel of 32 patterns on both strands, hardly any for a
+// few patterns) are looked up in the table, one by one. Gathering every window's word
+// instead was no faster than the scalar loop (AMD Zen 5 gathers about a word a cycle).
+// The windows are OR-ed, so the last block may overlap the one before it. Needs AVX512-VBMI
+// and BW (the dispatch below checks).
+struct SeedBitmap {
+  __m512i low[4], high[4];  // bytes [head] of the bitmap for tails 0-7 and 8-15
+  __m512i tail_bit;         // per 128-bit block: byte t = 1 << (t & 7)
+  __m512i base_of;          // per 128-bit block: byte c = base_of_class[c]
+};
+
+// Windows i .. i + 63 (those of `in`), from the codes i .. i + 68: stores their heads and
+// tails, ORs their bases into `seen`, and returns those that start a seed.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"), always_inline)) inline __mmask64 seed_block(
+    const SeedBitmap& bitmap, const std::uint8_t* codes, std::size_t n, std::size_t i, __mmask64 in,
+    std::uint8_t* heads, std::uint8_t* tails, __m512i& seen) {
+  __m512i b[6];  // b[j]: the bases at i + j .. i + j + 63 (0 past the text)
+  for (unsigned j = 0; j < 6; ++j) {
+    if (in == ~__mmask64{0}) {  // (a whole block with plain loads: masked ones are slow on AMD Zen)
+      b[j] = _mm512_shuffle_epi8(bitmap.base_of, _mm512_loadu_si512(codes + i + j));
+    } else {
+      const std::size_t left = n - i - j;
+      const __mmask64 m = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+      b[j] = _mm512_maskz_shuffle_epi8(m, bitmap.base_of, _mm512_maskz_loadu_epi8(m, codes + i + j));
+    }
+  }
+  // (0xFE: a | b | c.)
+  seen = _mm512_ternarylogic_epi64(seen, b[0], _mm512_ternarylogic_epi64(b[1], b[2], b[3], 0xFE), 0xFE);
+  seen = _mm512_ternarylogic_epi64(seen, b[4], b[5], 0xFE);
+  // Bases are < 4 (else the answer is all ones anyway), so no bit leaves its byte.
+  const __m512i head = _mm512_ternarylogic_epi64(_mm512_slli_epi16(b[0], 6), _mm512_slli_epi16(b[1], 4),
+                                                 _mm512_or_si512(_mm512_slli_epi16(b[2], 2), b[3]), 0xFE);
+  const __m512i tail = _mm512_or_si512(_mm512_slli_epi16(b[4], 2), b[5]);
+  _mm512_store_si512(heads, head);
+  _mm512_store_si512(tails, tail);
+  const __m512i low = code_bytes(bitmap.low[0], bitmap.low[1], bitmap.low[2], bitmap.low[3], head);
+  const __m512i high = code_bytes(bitmap.high[0], bitmap.high[1], bitmap.high[2], bitmap.high[3], head);
+  const __mmask64 high_tail = _mm512_test_epi8_mask(tail, _mm512_set1_epi8(8));
+  const __m512i bits = _mm512_mask_blend_epi8(high_tail, low, high);
+  return _mm512_mask_test_epi8_mask(in, bits, _mm512_shuffle_epi8(bitmap.tail_bit, tail));
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t seed_lookup_vbmi(const SeedTable& table,
+                                                                                      const std::uint8_t* codes,
+                                                                                      std::size_t n) {
+  if (n < 6) return scalar_kernel().seed_lookup(table, codes, n);
+  SeedBitmap bitmap;
+  for (unsigned q = 0; q < 4; ++q) {
+    bitmap.low[q] = _mm512_loadu_si512(table.seed_bits + 64 * q);
+    bitmap.high[q] = _mm512_loadu_si512(table.seed_bits + 256 + 64 * q);
+  }
+  // (maskz: the plain broadcast trips a false GCC 12 warning of its undefined operand.)
+  bitmap.tail_bit = _mm512_maskz_broadcast_i32x4(0xFFFF, _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128));
+  bitmap.base_of = _mm512_maskz_broadcast_i32x4(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(table.base_of_class)));
+  const std::size_t windows = n - 5;  // 6-mers at 0 .. n - 6
+  std::uint64_t found = 0;
+  __m512i seen = _mm512_setzero_si512();
+  // Up to kRound blocks, then the windows of theirs that start a seed: a branch per block
+  // on whether it has any was mispredicted often enough to cost more than the block.
+  constexpr unsigned kRound = 8;
+  alignas(64) std::uint8_t heads[kRound][64], tails[kRound][64];
+  __mmask64 starts[kRound];
+  auto look_up = [&](unsigned blocks) {
+    for (unsigned r = 0; r < blocks; ++r)
+      for (__mmask64 s = starts[r]; s; s &= s - 1) {
+        const auto w = static_cast<unsigned>(__builtin_ctzll(s));
+        found |= table.seeds[unsigned{heads[r][w]} << 4 | tails[r][w]];
+      }
+  };
+  if (windows < 64) {
+    starts[0] = seed_block(bitmap, codes, n, 0, (__mmask64{1} << windows) - 1, heads[0], tails[0], seen);
+    look_up(1);
+  } else {
+    unsigned r = 0;
+    for (std::size_t i = 0;; i += 64) {
+      // The windows are OR-ed, so the last block may overlap the one before it.
+      const bool last = i + 64 >= windows;
+      if (last) i = windows - 64;
+      starts[r] = seed_block(bitmap, codes, n, i, ~__mmask64{0}, heads[r], tails[r], seen);
+      if (++r == kRound || last) {
+        look_up(r);
+        r = 0;
+      }
+      if (last) break;
+    }
+  }
+  if (_mm512_test_epi8_mask(seen, _mm512_set1_epi8(4)) != 0) return ~std::uint64_t{0};
+  return found;
+}
+
 }  // namespace
 
 const KernelFns& avx512_kernel() {
@@ -332,7 +426,8 @@ const KernelFns& avx512_kernel() {
   static const bool vbmi = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
   static const KernelFns fns{"avx512", &scan_avx512, scalar_kernel().scan_first,
                              &scan_jobs_avx512, vbmi ? &encode_vbmi : scalar_kernel().encode,
-                             vbmi ? &build_peq_vbmi : scalar_kernel().build_peq};
+                             vbmi ? &build_peq_vbmi : scalar_kernel().build_peq,
+                             vbmi ? &seed_lookup_vbmi : scalar_kernel().seed_lookup};
   return fns;
 }
 

@@ -131,11 +131,31 @@ void encode_scalar(const std::uint8_t* table, const std::uint8_t* src, std::size
   }
 }
 
+// Branch free: one table load a text character. An ambiguous base (4) spoils the 6-mers
+// after it, but the answer is then all ones anyway.
+std::uint64_t seed_lookup_scalar(const SeedTable& table, const std::uint8_t* codes, std::size_t n) {
+  std::uint32_t code = 0;
+  std::uint8_t seen = 0;
+  for (std::size_t i = 0; i < std::min<std::size_t>(n, 5); ++i) {
+    const std::uint8_t b = table.base_of_class[codes[i]];
+    seen |= b;
+    code = code << 2 | b;
+  }
+  std::uint64_t found = 0;
+  for (std::size_t i = 5; i < n; ++i) {
+    const std::uint8_t b = table.base_of_class[codes[i]];
+    seen |= b;
+    code = code << 2 | b;
+    found |= table.seeds[code & 0xFFF];
+  }
+  return seen & 4 ? ~std::uint64_t{0} : found;
+}
+
 }  // namespace
 
 const KernelFns& scalar_kernel() {
   static const KernelFns fns{"scalar", &scan_scalar<false>, &scan_scalar<true>, &scan_jobs_scalar,
-                             &encode_scalar, &build_peq_from_planes};
+                             &encode_scalar, &build_peq_from_planes, &seed_lookup_scalar};
   return fns;
 }
 

@@ -183,7 +183,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
                      pre_fwd_.data() + rec.codes_offset, rev_end);
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
       // (The filter's bits are panel_jobs_' order, which is the record's, as first = 0.)
-      const std::uint64_t live = filtering ? seed_filter_.candidates(pre_fwd_.data() + rec.codes_offset, n) : 0;
+      const std::uint64_t live = filtering ? seed_filter_.candidates(pre_fwd_.data() + rec.codes_offset, n, kernel_.seed_lookup) : 0;
       if (filtering) rec.live = live;  // (64 live jobs, all of a record's, read the same either way)
       // Strand by strand: a strand's jobs share its text, which the kernel scans once for
       // a whole panel of patterns (kernel_jobs.h, scan_shared_text).

@@ -75,25 +75,22 @@ SeedFilter::SeedFilter(const AlphabetSpec& alphabet, int k, std::span<const Seed
     }
     filtered_ |= bit;
   }
+  for (std::uint32_t code = 0; code <= kSeedMask; ++code)
+    if (seeds_[code] != 0) seed_bits_[(code & 8) * 32 + (code >> 4)] |= static_cast<std::uint8_t>(1u << (code & 7));
 }
 
-std::uint64_t SeedFilter::candidates(const std::uint8_t* codes, std::size_t n) const {
+std::uint64_t SeedFilter::candidates(const std::uint8_t* codes, std::size_t n, SeedLookupFn lookup) const {
   if (filtered_ == 0 || n < kSeed) return all_;
-  std::uint64_t found = all_ & ~filtered_;
-  // Branch free: a break reads as base 0, and the first seeds start before the text with
-  // base 0 too. Seeds that are not in the text can only add scans, never lose one; and a
-  // five-base piece right before a break is found, as every seed that starts with it is
-  // one. An ambiguous class (4) spoils the codes after it, but then all scans pass anyway.
-  std::uint64_t code = 0;
-  std::uint8_t ambiguous = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint8_t b = base_of_class_[codes[i]];
-    ambiguous |= b;
-    code = code * 4 + b;
-    found |= seeds_[code & kSeedMask];
-  }
-  if (ambiguous & kAmbiguous) return all_;
-  return found | tails_[code & kTailMask];
+  // A break reads as base 0 (base_of_class_): seeds across one can only add scans, never
+  // lose one; and a five-base piece right before a break is found, as every seed that
+  // starts with it is one. An ambiguous class makes the look-up all ones.
+  const SeedTable table{base_of_class_.data(), seeds_.data(), seed_bits_.data()};
+  std::uint64_t found = lookup(table, codes, n);
+  // At the text's end, where no seed starts: the last five bases.
+  std::uint32_t tail = 0;
+  for (std::size_t i = n - (kSeed - 1); i < n; ++i) tail = tail << 2 | base_of_class_[codes[i]];
+  found |= tails_[tail & kTailMask];
+  return all_ & (found | ~filtered_);
 }
 
 }  // namespace trawl

@@ -5,6 +5,7 @@
 // text's ends.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -78,8 +79,10 @@ TEST_CASE("seed filter never rules out a (pattern, strand) with a hit") {
       if (rng() % 8 == 0 && !text.empty()) text[rng() % text.size()] = "NnRY.-"[rng() % 6];
       std::vector<std::uint8_t> codes(text.size());
       for (std::size_t i = 0; i < text.size(); ++i) codes[i] = opt.alphabet.text_class(static_cast<std::uint8_t>(text[i]));
-      const std::uint64_t pass = filter.candidates(codes.data(), codes.size());
+      const std::uint64_t pass = filter.candidates(codes.data(), codes.size(), scalar_kernel().seed_lookup);
       CHECK((pass & ~filter.all_scans()) == 0);
+      for (const KernelFns* kernel : available_kernels())
+        CHECK_MESSAGE(filter.candidates(codes.data(), codes.size(), kernel->seed_lookup) == pass, kernel->name);
       for (std::size_t i = 0; i < npat; ++i) {
         bool fwd = false, rc = false;
         for (const oracle::OracleHit& h : oracle::search(patterns[i].seq, text, opt))
@@ -101,6 +104,53 @@ TEST_CASE("seed filter never rules out a (pattern, strand) with a hit") {
   CHECK(with_hits > scans_checked / 20);
 }
 
+TEST_CASE("every kernel's seed look-up ORs the seeds of every 6-mer") {
+  // Random tables over random class codes: texts of every length around the SIMD blocks
+  // (64 windows), with bases, breaks and now and then an ambiguous class.
+  std::mt19937_64 rng(4096);
+  std::vector<std::uint64_t> seeds(4096);
+  std::vector<std::uint8_t> seed_bits(512);
+  std::uint8_t base_of_class[16];
+  std::uint64_t differ = 0, checked = 0, ambiguous = 0;
+  for (int iter = 0; iter < 400; ++iter) {
+    // Sparse bits, as real panels have (an answer of all ones would hide lost windows),
+    // some tables sparser than others.
+    const std::uint64_t density = 1 + rng() % 128;
+    std::fill(seed_bits.begin(), seed_bits.end(), 0);
+    for (std::uint32_t c = 0; c < 4096; ++c) {
+      seeds[c] = rng() % density == 0 ? std::uint64_t{1} << (rng() % 64) : 0;
+      if (seeds[c] != 0) seed_bits[(c & 8) * 32 + (c >> 4)] |= static_cast<std::uint8_t>(1u << (c & 7));
+    }
+    for (auto& b : base_of_class) b = static_cast<std::uint8_t>(rng() % 5 == 0 ? 0 : rng() % 4);
+    base_of_class[15] = 4;  // ambiguous
+    const SeedTable table{base_of_class, seeds.data(), seed_bits.data()};
+    for (int t = 0; t < 10; ++t) {
+      const std::size_t n = rng() % 300;
+      std::vector<std::uint8_t> codes(n);
+      for (auto& c : codes) c = static_cast<std::uint8_t>(rng() % 15);
+      if (n > 0 && rng() % 10 == 0) codes[rng() % n] = 15;
+      // The answer, window by window.
+      std::uint64_t want = 0;
+      for (std::size_t i = 0; i + 6 <= n; ++i) {
+        std::uint32_t code = 0;
+        for (std::size_t j = i; j < i + 6; ++j) code = code << 2 | base_of_class[codes[j]];
+        want |= seeds[code];
+      }
+      for (std::uint8_t c : codes)
+        if (base_of_class[c] == 4) want = ~std::uint64_t{0};
+      ambiguous += want == ~std::uint64_t{0};
+      for (const KernelFns* kernel : available_kernels()) {
+        ++checked;
+        const std::uint64_t got = kernel->seed_lookup(table, codes.data(), n);
+        differ += got != want;
+        if (got != want) FAIL_CHECK(kernel->name << " n=" << n << ": " << got << " != " << want);
+      }
+    }
+  }
+  MESSAGE("seed look-up: " << checked << " texts, " << ambiguous << " ambiguous, " << differ << " different");
+  CHECK(ambiguous > 0);
+}
+
 TEST_CASE("seed filter: what it leaves alone") {
   std::vector<std::uint64_t> scratch;
   SearchOptions opt;
@@ -117,14 +167,15 @@ TEST_CASE("seed filter: what it leaves alone") {
     for (char b : text) c.push_back(opt.alphabet.text_class(static_cast<std::uint8_t>(b)));
     return c;
   };
+  const SeedLookupFn scalar = scalar_kernel().seed_lookup;
   const auto none = codes("TTTTTTTTTTTTTTTTTTTT");
-  CHECK(filter.candidates(none.data(), none.size()) == 0b01);
+  CHECK(filter.candidates(none.data(), none.size(), scalar) == 0b01);
   const auto piece = codes("TTTTTTTTACGTTGCTTTTTT");  // the first piece, ACGTTGCA's seed ACGTTG
-  CHECK(filter.candidates(piece.data(), piece.size()) == 0b11);
+  CHECK(filter.candidates(piece.data(), piece.size(), scalar) == 0b11);
   const auto broken = codes("TTTTTTTTACGNTGCTTTTTT");  // N matches nothing in dna: no seed
-  CHECK(filter.candidates(broken.data(), broken.size()) == 0b01);
+  CHECK(filter.candidates(broken.data(), broken.size(), scalar) == 0b01);
   const auto tiny = codes("TTTT");  // shorter than a seed: cannot tell
-  CHECK(filter.candidates(tiny.data(), tiny.size()) == 0b11);
+  CHECK(filter.candidates(tiny.data(), tiny.size(), scalar) == 0b11);
   // ascii: nothing is filtered.
   SearchOptions ascii = opt;
   ascii.alphabet.alphabet = Alphabet::ascii;

@@ -74,6 +74,19 @@ using EncodeFn = void (*)(const std::uint8_t* table, const std::uint8_t* src, st
 using BuildPeqFn = void (*)(const ClassPlanes& planes, unsigned classes, std::string_view seq,
                             std::uint64_t* peq);
 
+// SeedFilter's look-up (seed_filter.h) over a text of class codes (each < 16): every code is
+// read through base_of_class as a base 0-3, or 4 (ambiguous); the 6-mer of the bases at
+// i .. i + 5 is their 2-bit codes with the first in the top bits. Returns the OR of
+// seeds[6-mer] over every i in [0, n - 6], or all ones if any code is ambiguous.
+struct SeedTable {
+  const std::uint8_t* base_of_class;  // 16 entries
+  const std::uint64_t* seeds;         // 4096 entries
+  // 512 bytes: bit (6-mer & 7) of byte (6-mer & 8) * 32 + (6-mer >> 4) is set iff
+  // seeds[6-mer] != 0.
+  const std::uint8_t* seed_bits;
+};
+using SeedLookupFn = std::uint64_t (*)(const SeedTable& table, const std::uint8_t* codes, std::size_t n);
+
 struct KernelFns {
   const char* name;  // "scalar", "avx2", "avx512"
   ScanFn scan;
@@ -85,6 +98,7 @@ struct KernelFns {
   EncodeFn encode;
   // Profiles built on demand (--paired: one per record and strand), for <= 16 classes.
   BuildPeqFn build_peq;
+  SeedLookupFn seed_lookup;
 };
 
 // The portable reference kernel, always available.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "trawl/alphabet.h"
+#include "trawl/kernel.h"
 #include "trawl/pattern_set.h"
 
 namespace trawl {
@@ -44,16 +45,18 @@ class SeedFilter {
   // The scans that may have an end with cost <= k in the text given as class codes
   // (AlphabetSpec::text_class) in forward orientation: a superset of those that do. All
   // scans when the text holds a class that matches some but not all bases (an IUPAC code
-  // such as N), or is shorter than kSeed.
-  std::uint64_t candidates(const std::uint8_t* codes, std::size_t n) const;
+  // such as N), or is shorter than kSeed. The seeds are looked up by `lookup` (a kernel's
+  // KernelFns::seed_lookup: each gives the same answer).
+  std::uint64_t candidates(const std::uint8_t* codes, std::size_t n, SeedLookupFn lookup) const;
   std::uint64_t all_scans() const { return all_; }
 
  private:
   // What a text class is to the filter: a base 0-3; one that matches no pattern byte (no
   // piece can cover it: read as base 0, see candidates()); or an ambiguous one (bit 2).
   static constexpr std::uint8_t kBreak = 0, kAmbiguous = 4;
-  std::array<std::uint8_t, 256> base_of_class_{};
+  std::array<std::uint8_t, 16> base_of_class_{};  // (at most 16 classes are filtered)
   std::vector<std::uint64_t> seeds_;  // [6-mer code]: scans with a piece starting so
+  std::array<std::uint8_t, 512> seed_bits_{};  // which seeds_ are not 0 (SeedTable)
   std::vector<std::uint64_t> tails_;  // [5-mer code]: scans with a 5-base piece so (the end)
   std::uint64_t all_ = 0;             // every scan
   std::uint64_t filtered_ = 0;        // scans the filter can rule out
