@@ -599,13 +599,16 @@ single_done:
   return c;
 }
 
-}  // namespace
+// The cases i with i % kParts == part: each part is a test case of its own, so that ctest
+// runs the parts side by side (the whole run is most of the test suite's time).
+constexpr std::uint64_t kParts = 4;
 
-TEST_CASE("differential: Searcher (every kernel) vs naive oracle on seeded random cases") {
+void run_differential(std::uint64_t part) {
   const std::uint64_t seed = env_u64("TRAWL_DIFF_SEED").value_or(kDefaultSeed);
   const std::uint64_t cases = env_u64("TRAWL_DIFF_CASES").value_or(kDefaultCases);
   const std::optional<std::uint64_t> only = env_u64("TRAWL_DIFF_ONLY");
-  MESSAGE("differential seed TRAWL_DIFF_SEED=" << seed << ", cases " << cases);
+  MESSAGE("differential seed TRAWL_DIFF_SEED=" << seed << ", cases " << cases << ", part " << part + 1 << " of "
+                                               << kParts);
 
   // Every kernel is compared with the oracle on every case. Add the SIMD kernels here as
   // they appear (those the CPU supports).
@@ -617,7 +620,9 @@ TEST_CASE("differential: Searcher (every kernel) vs naive oracle on seeded rando
   std::uint64_t failures = 0;
   const bool keep_going = env_u64("TRAWL_DIFF_KEEP_GOING").value_or(0) != 0;
   std::uint64_t counts[3] = {0, 0, 0};  // iupac, dna, ascii
-  for (std::uint64_t i = only.value_or(0); i < (only ? *only + 1 : cases); ++i) {
+  const std::uint64_t first = only ? *only : part, end = only ? *only + 1 : cases;
+  for (std::uint64_t i = first; i < end; i += kParts) {
+    if (i % kParts != part) continue;  // (TRAWL_DIFF_ONLY: another part's case)
     std::uint64_t s = seed ^ (i * 0xD1B54A32D192ED03ULL);
     Rng r{splitmix(s)};
     const Case c = make_case(r);
@@ -659,5 +664,12 @@ TEST_CASE("differential: Searcher (every kernel) vs naive oracle on seeded rando
                            << " with hits, " << stats.hits << " hits compared, "
                            << stats.cells / 1000000 << "M oracle cells, " << secs << " s"
                            << (keep_going ? ", failing cases: " + std::to_string(failures) : ""));
-  CHECK(ran == (only ? 1 : cases));
+  CHECK(ran == (only ? (*only % kParts == part ? 1 : 0) : (cases + kParts - 1 - part) / kParts));
 }
+
+}  // namespace
+
+TEST_CASE("differential: Searcher (every kernel) vs naive oracle on seeded random cases (part 1 of 4)") { run_differential(0); }
+TEST_CASE("differential: Searcher (every kernel) vs naive oracle on seeded random cases (part 2 of 4)") { run_differential(1); }
+TEST_CASE("differential: Searcher (every kernel) vs naive oracle on seeded random cases (part 3 of 4)") { run_differential(2); }
+TEST_CASE("differential: Searcher (every kernel) vs naive oracle on seeded random cases (part 4 of 4)") { run_differential(3); }
