@@ -415,7 +415,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t seed_lookup
       if (last) break;
     }
   }
-  if (_mm512_test_epi8_mask(seen, _mm512_set1_epi8(4)) != 0) return ~std::uint64_t{0};
+  if (_mm512_test_epi8_mask(seen, _mm512_set1_epi8(kAmbiguousBase)) != 0) return ~std::uint64_t{0};
   return found;
 }
 

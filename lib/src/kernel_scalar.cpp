@@ -131,7 +131,7 @@ void encode_scalar(const std::uint8_t* table, const std::uint8_t* src, std::size
   }
 }
 
-// Branch free: one table load a text character. An ambiguous base (4) spoils the 6-mers
+// Branch free: one table load a text character. An ambiguous base spoils the 6-mers
 // after it, but the answer is then all ones anyway.
 std::uint64_t seed_lookup_scalar(const SeedTable& table, const std::uint8_t* codes, std::size_t n) {
   std::uint32_t code = 0;
@@ -148,7 +148,7 @@ std::uint64_t seed_lookup_scalar(const SeedTable& table, const std::uint8_t* cod
     code = code << 2 | b;
     found |= table.seeds[code & 0xFFF];
   }
-  return seen & 4 ? ~std::uint64_t{0} : found;
+  return seen & kAmbiguousBase ? ~std::uint64_t{0} : found;
 }
 
 }  // namespace

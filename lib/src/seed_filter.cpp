@@ -11,7 +11,7 @@ constexpr std::uint32_t kTailMask = kSeedMask >> 2;
 }  // namespace
 
 SeedFilter::SeedFilter(const AlphabetSpec& alphabet, int k, std::span<const SeedScan> scans) {
-  base_of_class_.fill(kAmbiguous);
+  base_of_class_.fill(kAmbiguousBase);
   all_ = scans.size() >= kMaxScans ? ~std::uint64_t{0} : (std::uint64_t{1} << scans.size()) - 1;
   const unsigned classes = alphabet.class_count();
   if (alphabet.alphabet == Alphabet::ascii || classes > 16 || k < 0) return;

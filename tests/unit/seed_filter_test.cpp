@@ -122,7 +122,7 @@ TEST_CASE("every kernel's seed look-up ORs the seeds of every 6-mer") {
       if (seeds[c] != 0) seed_bits[(c & 8) * 32 + (c >> 4)] |= static_cast<std::uint8_t>(1u << (c & 7));
     }
     for (auto& b : base_of_class) b = static_cast<std::uint8_t>(rng() % 5 == 0 ? 0 : rng() % 4);
-    base_of_class[15] = 4;  // ambiguous
+    base_of_class[15] = kAmbiguousBase;
     const SeedTable table{base_of_class, seeds.data(), seed_bits.data()};
     for (int t = 0; t < 10; ++t) {
       const std::size_t n = rng() % 300;
@@ -134,10 +134,10 @@ TEST_CASE("every kernel's seed look-up ORs the seeds of every 6-mer") {
       for (std::size_t i = 0; i + 6 <= n; ++i) {
         std::uint32_t code = 0;
         for (std::size_t j = i; j < i + 6; ++j) code = code << 2 | base_of_class[codes[j]];
-        want |= seeds[code & 0xFFF];  // (an ambiguous base, 4, overflows: the answer is then all ones)
+        want |= seeds[code & 0xFFF];  // (an ambiguous base overflows it: the answer is then all ones)
       }
       for (std::uint8_t c : codes)
-        if (base_of_class[c] == 4) want = ~std::uint64_t{0};
+        if (base_of_class[c] == kAmbiguousBase) want = ~std::uint64_t{0};
       ambiguous += want == ~std::uint64_t{0};
       for (const KernelFns* kernel : available_kernels()) {
         ++checked;

@@ -75,9 +75,10 @@ using BuildPeqFn = void (*)(const ClassPlanes& planes, unsigned classes, std::st
                             std::uint64_t* peq);
 
 // SeedFilter's look-up (seed_filter.h) over a text of class codes (each < 16): every code is
-// read through base_of_class as a base 0-3, or 4 (ambiguous); the 6-mer of the bases at
+// read through base_of_class as a base 0-3, or kAmbiguousBase; the 6-mer of the bases at
 // i .. i + 5 is their 2-bit codes with the first in the top bits. Returns the OR of
 // seeds[6-mer] over every i in [0, n - 6], or all ones if any code is ambiguous.
+constexpr std::uint8_t kAmbiguousBase = 4;  // (a bit of its own: ORs of bases show it)
 struct SeedTable {
   const std::uint8_t* base_of_class;  // 16 entries
   const std::uint64_t* seeds;         // 4096 entries

@@ -52,8 +52,9 @@ class SeedFilter {
 
  private:
   // What a text class is to the filter: a base 0-3; one that matches no pattern byte (no
-  // piece can cover it: read as base 0, see candidates()); or an ambiguous one (bit 2).
-  static constexpr std::uint8_t kBreak = 0, kAmbiguous = 4;
+  // piece can cover it: read as base 0, see candidates()); or an ambiguous one
+  // (kAmbiguousBase, kernel.h).
+  static constexpr std::uint8_t kBreak = 0;
   std::array<std::uint8_t, 16> base_of_class_{};  // (at most 16 classes are filtered)
   std::vector<std::uint64_t> seeds_;  // [6-mer code]: scans with a piece starting so
   std::array<std::uint8_t, 512> seed_bits_{};  // which seeds_ are not 0 (SeedTable)
