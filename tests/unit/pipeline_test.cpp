@@ -203,9 +203,9 @@ TEST_CASE("long one-line records: the line end found in parallel gives the hits 
   }
 }
 
-// With more than two threads a mapped file's chunks are indexed in parts of 256 KiB on any
-// thread and the parts joined (the pipeline's LineIndexer): records, hits and the NUL error of
-// a chunk of many parts must be those of one thread.
+// With more than two threads a mapped file's chunks are read and indexed in parts of 256 KiB
+// on any thread and the parts joined (the pipeline's LineIndexer): records, hits and the NUL
+// error of a chunk of many parts must be those of one thread.
 TEST_CASE("chunks indexed in parts by several threads give the output and errors of one thread") {
   std::mt19937_64 rng(20261204);
   const TempFile temp("trawl_pipeline_index");

@@ -131,7 +131,7 @@ TEST_CASE("reader: FASTA chunks parse exactly as record-by-record reading") {
         CHECK(mapped.records_read == expected.records_read);
         ++compared;
       }
-      // Mapped files (chunks are views into the mapping) and buffered reading alike.
+      // Mapped files (chunks read with pread) and buffered reading alike.
       for (const bool map_files : {true, false})
       for (const std::uint64_t target : {1, 7, 64, 300, 4096, 1 << 20}) {
         const ReadResult got = read_by_chunk(paths, ReaderOptions{full_header, 0, map_files}, target);
@@ -150,6 +150,32 @@ TEST_CASE("reader: FASTA chunks parse exactly as record-by-record reading") {
   MESSAGE(compared << " comparisons, " << errors << " inputs with an error, " << chunked_records
                    << " records");
   CHECK(errors > 10);  // the error paths were exercised
+}
+
+// Inputs many times the reader's 1 MiB line buffer: a mapped file's chunks are read with
+// pread, a buffered file's from the line buffer (no more than the chunk asks for, the rest
+// left there) and then from the file; every chunk size must give the records of next().
+TEST_CASE("reader: chunks of a file larger than the line buffer parse as record-by-record reading") {
+  std::mt19937_64 rng(20261205);
+  std::string bytes;
+  while (bytes.size() < (std::size_t{3} << 20)) {
+    std::string piece = random_fasta(rng, false);
+    if (!piece.empty() && piece.back() != '\n') piece += '\n';  // records stay whole
+    bytes += piece;
+  }
+  const std::string path = write_temp("large", bytes);
+  const ReadResult expected = read_by_record({path}, ReaderOptions{false, 0, false});
+  REQUIRE(expected.error.empty());
+  REQUIRE(expected.rows.size() > 10000);
+  for (const bool map_files : {true, false})
+    for (const std::uint64_t target : {1000, 65536 + 17, 300000, 1 << 20, 5 << 20}) {
+      INFO("target " << target << " map_files " << map_files);
+      const ReadResult got = read_by_chunk({path}, ReaderOptions{false, 0, map_files}, target);
+      CHECK(got.error.empty());
+      CHECK(got.rows == expected.rows);
+      CHECK(got.records_read == expected.records_read);
+    }
+  std::remove(path.c_str());
 }
 
 TEST_CASE("reader: a chunk error names the record and line within the file") {
