@@ -124,7 +124,7 @@ void read_fully(const ChunkBytes& bytes) {
                                 static_cast<off_t>(bytes.offset + done));
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) throw InputError(std::string("read error: ") + std::strerror(errno));
-    if (got == 0) throw InputError("the file ended early (was it truncated while being read?)");
+    if (got == 0) throw InputError("the file shrank while it was being read");
     done += static_cast<std::size_t>(got);
   }
 }
