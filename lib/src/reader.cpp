@@ -237,6 +237,10 @@ class FastxReader::File {
     }
     at_fasta_header_ = false;
     auto& bytes = chunk.storage;
+    // (Grown in whole huge pages: a task size that grows step by step would otherwise move
+    // the buffer, and clear fresh pages, at every step.)
+    const std::size_t most = mapping_ ? std::min<std::size_t>(end_ - pos_, target) : target;
+    if (bytes.capacity() < most) bytes.reserve(HugePageAllocator<char>::room_for(most));
     ChunkBytes source;
     bool at_end, buffered = false;
     if (mapping_) {

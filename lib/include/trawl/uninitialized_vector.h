@@ -48,9 +48,15 @@ struct HugePageAllocator : UninitializedAllocator<T> {
   HugePageAllocator() = default;
   template <class U>
   HugePageAllocator(const HugePageAllocator<U>&) noexcept {}
+  // The elements an allocation for `n` of them really holds: reserve() that many, and a
+  // vector that grows fills its whole pages before it moves.
+  static std::size_t room_for(std::size_t n) {
+    if (n * sizeof(T) < kHugeFrom) return n;
+    return (n * sizeof(T) + kHugePage - 1) / kHugePage * kHugePage / sizeof(T);
+  }
   T* allocate(std::size_t n) {
     if (n * sizeof(T) < kHugeFrom) return std::allocator<T>::allocate(n);
-    const std::size_t bytes = (n * sizeof(T) + kHugePage - 1) / kHugePage * kHugePage;
+    const std::size_t bytes = room_for(n) * sizeof(T);
     void* p = std::aligned_alloc(kHugePage, bytes);
     if (p == nullptr) throw std::bad_alloc();
     (void)madvise(p, bytes, MADV_HUGEPAGE);  // a hint: without it, plain pages
