@@ -242,7 +242,7 @@ class FastxReader::File {
     const std::size_t most = mapping_ ? std::min<std::size_t>(end_ - pos_, target) : target;
     if (bytes.capacity() < most) bytes.reserve(HugePageAllocator<char>::room_for(most));
     ChunkBytes source;
-    bool at_end, buffered = false;
+    bool at_end;
     if (mapping_) {
       // A mapped file's chunk is read into the chunk with pread, not through the mapping:
       // mapping its pages (a page-table entry per 4 KiB, and dropping them again behind the
@@ -253,16 +253,12 @@ class FastxReader::File {
       source = {bytes.data(), size, fd_, pos_};
       at_end = pos_ + size == end_;
     } else {
-      // From the line buffer (no more than `target`), then from the file.
-      const std::size_t from_buffer = std::min<std::size_t>(end_ - pos_, target);
-      bytes.assign(data_ + pos_, data_ + pos_ + from_buffer);
-      pos_ += from_buffer;
-      while (bytes.size() < target && !eof_) {
-        buffered = true;
-        const std::size_t at = bytes.size();
-        bytes.resize(std::max<std::size_t>(target, at + (1 << 16)));
-        const std::size_t got = read_into(bytes.data() + at, bytes.size() - at);
-        bytes.resize(at + got);
+      // No more than `target` from the line buffer, refilled (a MiB a read) as it runs out.
+      bytes.clear();
+      while (bytes.size() < target && (pos_ < end_ || refill())) {
+        const std::size_t take = std::min<std::size_t>(end_ - pos_, target - bytes.size());
+        bytes.insert(bytes.end(), data_ + pos_, data_ + pos_ + take);
+        pos_ += take;
       }
       source = {bytes.data(), bytes.size(), -1, 0};
       at_end = pos_ == end_ && eof_;
@@ -299,15 +295,19 @@ class FastxReader::File {
     }
     if (mapping_) {
       pos_ += cut;
-    } else if (cut < size && !buffered) {
+    } else if (size - cut <= pos_) {
       pos_ -= size - cut;  // the bytes past the cut are still in the line buffer
-    } else if (cut < size) {
-      // Bytes past the cut go back to the line buffer (all of them: one record too long).
-      buf_.assign(bytes.begin() + static_cast<std::ptrdiff_t>(cut), bytes.end());
-      if (buf_.size() < (1 << 20)) buf_.resize(1 << 20);
+    } else {
+      // They began before the buffer's last refill: the older ones go back in front of it.
+      const std::size_t older = size - cut - pos_;
+      joined_.assign(bytes.begin() + static_cast<std::ptrdiff_t>(cut),
+                     bytes.begin() + static_cast<std::ptrdiff_t>(cut + older));
+      joined_.insert(joined_.end(), buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(end_));
+      if (joined_.size() < (1 << 20)) joined_.resize(1 << 20);
+      end_ += older;
+      buf_.swap(joined_);
       data_ = buf_.data();
       pos_ = 0;
-      end_ = size - cut;
     }
     if (cut == 0) return ChunkResult::use_next;
     at_fasta_header_ = cut < size;
@@ -655,6 +655,7 @@ class FastxReader::File {
   int format_ = 0;  // '>' FASTA, '@' FASTQ, 0 not yet known
   std::uint64_t record_ = 0, line_no_ = 0;
   std::string line_, qual_, scratch_;
+  UninitializedVector<char> joined_;  // take_chunk's bytes past a cut, before a refill
 };
 
 FastxReader::FastxReader(std::vector<std::string> paths, ReaderOptions options)
