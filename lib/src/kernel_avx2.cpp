@@ -115,13 +115,64 @@ std::size_t scan_jobs_avx2(const ScanJob* jobs, std::size_t n, std::int32_t k, J
                     : jobs::scan_any<Avx2, false>(jobs, n, k, out, final_states);
 }
 
+// PairedSeedFilter's look-up as in kernel_avx512.cpp (seed_spans_bw), 32 positions a block;
+// texts too short for a whole block go to the scalar loop (AVX2 has no masked byte loads).
+bool seed_spans_avx2(const SeedSpanQuery& query, const std::uint8_t* codes, std::size_t n,
+                     std::uint32_t* first, std::uint32_t* last) {
+  const unsigned length = query.length;
+  if (n < length || n - length + 1 < 32) return scalar_kernel().seed_spans(query, codes, n, first, last);
+  for (std::uint32_t s = 0; s < query.count; ++s) {
+    first[s] = UINT32_MAX;
+    last[s] = 0;
+  }
+  const __m256i base_of = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(query.base_of_class)));
+  __m256i seen = _mm256_setzero_si256();
+  const std::size_t starts = n - length + 1;  // positions 0 .. n - length
+  for (std::size_t i = 0;; i += 32) {
+    // The last block may overlap the one before it; no load reaches past the text.
+    const bool final_block = i + 32 >= starts;
+    if (final_block) i = starts - 32;
+    __m256i b[8];
+    for (unsigned j = 0; j < 8; ++j)
+      b[j] = j < length ? _mm256_shuffle_epi8(base_of, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(codes + i + j)))
+                        : _mm256_setzero_si256();
+    for (unsigned j = 0; j < 8; ++j) seen = _mm256_or_si256(seen, b[j]);
+    // Bases are < 4 (else the answer is "ambiguous" anyway), so no bit leaves its byte.
+    const __m256i head = _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi16(b[3], 6), _mm256_slli_epi16(b[2], 4)),
+                                         _mm256_or_si256(_mm256_slli_epi16(b[1], 2), b[0]));
+    const __m256i tail = _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi16(b[7], 6), _mm256_slli_epi16(b[6], 4)),
+                                         _mm256_or_si256(_mm256_slli_epi16(b[5], 2), b[4]));
+    std::uint32_t hits[SeedSpanQuery::kMaxSeeds];
+    std::uint32_t any = 0;
+    for (std::uint32_t s = 0; s < query.count; ++s) {
+      const auto seed = query.seeds[s];
+      const __m256i eq = _mm256_and_si256(_mm256_cmpeq_epi8(head, _mm256_set1_epi8(static_cast<char>(seed & 0xFF))),
+                                          _mm256_cmpeq_epi8(tail, _mm256_set1_epi8(static_cast<char>(seed >> 8))));
+      hits[s] = static_cast<std::uint32_t>(_mm256_movemask_epi8(eq));
+      any |= hits[s];
+    }
+    if (any != 0) {
+      for (std::uint32_t s = 0; s < query.count; ++s) {
+        if (hits[s] == 0) continue;
+        const auto lo = static_cast<std::uint32_t>(i + static_cast<std::size_t>(__builtin_ctz(hits[s])));
+        const auto hi = static_cast<std::uint32_t>(i + 31 - static_cast<std::size_t>(__builtin_clz(hits[s])));
+        if (lo < first[s]) first[s] = lo;
+        if (hi > last[s]) last[s] = hi;
+      }
+    }
+    if (final_block) break;
+  }
+  const __m256i ambiguous = _mm256_and_si256(seen, _mm256_set1_epi8(kAmbiguousBase));
+  return _mm256_testz_si256(ambiguous, ambiguous) != 0;
+}
+
 }  // namespace
 
 const KernelFns& avx2_kernel() {
   // contains wants the first end, which an early-exiting scalar scan finds soonest.
   static const KernelFns fns{"avx2", &scan_avx2, scalar_kernel().scan_first, &scan_jobs_avx2,
                              scalar_kernel().encode, scalar_kernel().build_peq,
-                             scalar_kernel().seed_lookup};
+                             scalar_kernel().seed_lookup, &seed_spans_avx2};
   return fns;
 }
 

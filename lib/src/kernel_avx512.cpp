@@ -419,6 +419,92 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t seed_lookup
   return found;
 }
 
+// The bases of codes [at, at + 64), 0 past the text's n: masked loads only near its end
+// (they are slow on AMD Zen).
+__attribute__((target("avx512f,avx512bw"), always_inline)) inline __m512i span_bases(
+    __m512i base_of, const std::uint8_t* codes, std::size_t n, std::size_t at) {
+  if (at + 64 <= n) return _mm512_shuffle_epi8(base_of, _mm512_loadu_si512(codes + at));
+  if (at >= n) return _mm512_setzero_si512();
+  const __mmask64 m = (__mmask64{1} << (n - at)) - 1;
+  return _mm512_maskz_shuffle_epi8(m, base_of, _mm512_maskz_loadu_epi8(m, codes + at));
+}
+
+// PairedSeedFilter's look-up, 64 positions a block. Each block's bases are loaded once (a
+// byte shuffle from class to base) and carried into the next; every position's value is
+// built by doubling: pairs of bases, then four (the value's low byte), then the four after
+// them (its high byte), each step one two-register byte permute that shifts the block by
+// 1, 2 and 4 positions (a load and a shuffle per base of the value took twice as long). The
+// values are compared with each seed's two bytes; positions that start a seed are rare (an
+// occurrence, a chance match), so a block's masks are only looked at when one has any.
+// Needs AVX512-VBMI and BW (the dispatch below checks).
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool seed_spans_vbmi(const SeedSpanQuery& query,
+                                                                            const std::uint8_t* codes, std::size_t n,
+                                                                            std::uint32_t* first, std::uint32_t* last) {
+  for (std::uint32_t s = 0; s < query.count; ++s) {
+    first[s] = UINT32_MAX;
+    last[s] = 0;
+  }
+  // (maskz: the plain broadcast trips a false GCC 12 warning of its undefined operand.)
+  const __m512i base_of = _mm512_maskz_broadcast_i32x4(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(query.base_of_class)));
+  if (n < query.length) {
+    const __m512i bases = n > 0 ? span_bases(base_of, codes, n, 0) : _mm512_setzero_si512();
+    return _mm512_test_epi8_mask(bases, _mm512_set1_epi8(kAmbiguousBase)) == 0;
+  }
+  // Each seed's two bytes, broadcast once.
+  __m512i seed_low[SeedSpanQuery::kMaxSeeds], seed_high[SeedSpanQuery::kMaxSeeds];
+  for (std::uint32_t s = 0; s < query.count; ++s) {
+    seed_low[s] = _mm512_set1_epi8(static_cast<char>(query.seeds[s] & 0xFF));
+    seed_high[s] = _mm512_set1_epi8(static_cast<char>(query.seeds[s] >> 8));
+  }
+  // Permute indexes: the bytes of (a, b) from 1, 2 and 4 on (b follows a). Constant tables:
+  // filled per call, their byte stores would stall the vector loads.
+  static constexpr auto kShiftBy = [] {
+    std::array<std::array<std::uint8_t, 64>, 3> by{};
+    for (unsigned i = 0; i < 64; ++i) {
+      by[0][i] = static_cast<std::uint8_t>(i + 1);
+      by[1][i] = static_cast<std::uint8_t>(i + 2);
+      by[2][i] = static_cast<std::uint8_t>(i + 4);
+    }
+    return by;
+  }();
+  const __m512i by1 = _mm512_loadu_si512(kShiftBy[0].data()), by2 = _mm512_loadu_si512(kShiftBy[1].data()),
+                by4 = _mm512_loadu_si512(kShiftBy[2].data());
+  // Bases past `length` are 0 in a value (its high byte holds bases 4 .. 7).
+  const __m512i high_mask = _mm512_set1_epi8(static_cast<char>(query.length >= 8 ? 0xFF : (1u << (2 * (query.length - 4))) - 1));
+  const std::size_t starts = n - query.length + 1;  // positions 0 .. n - length
+  __m512i bases = span_bases(base_of, codes, n, 0);
+  __m512i seen = bases;
+  for (std::size_t i = 0; i < starts; i += 64) {
+    const __m512i next = span_bases(base_of, codes, n, i + 64);
+    seen = _mm512_or_si512(seen, next);
+    // Values < 4 per base (else the answer is "ambiguous" anyway), so no bit leaves its
+    // byte. Of the next block only its first bytes are needed: in-lane byte shifts do.
+    const __m512i pairs = _mm512_or_si512(bases, _mm512_slli_epi16(_mm512_permutex2var_epi8(bases, by1, next), 2));
+    const __m512i next_pairs = _mm512_or_si512(next, _mm512_slli_epi16(_mm512_bsrli_epi128(next, 1), 2));
+    const __m512i low = _mm512_or_si512(pairs, _mm512_slli_epi16(_mm512_permutex2var_epi8(pairs, by2, next_pairs), 4));
+    const __m512i next_low = _mm512_or_si512(next_pairs, _mm512_slli_epi16(_mm512_bsrli_epi128(next_pairs, 2), 4));
+    const __m512i high = _mm512_and_si512(_mm512_permutex2var_epi8(low, by4, next_low), high_mask);
+    const __mmask64 in = starts - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (starts - i)) - 1;
+    __mmask64 hits[SeedSpanQuery::kMaxSeeds];
+    __mmask64 any = 0;
+    for (std::uint32_t s = 0; s < query.count; ++s) {
+      hits[s] = _mm512_mask_cmpeq_epi8_mask(_mm512_mask_cmpeq_epi8_mask(in, low, seed_low[s]), high, seed_high[s]);
+      any |= hits[s];
+    }
+    if (any != 0) {
+      for (std::uint32_t s = 0; s < query.count; ++s) {
+        if (hits[s] == 0) continue;
+        const auto lo = static_cast<std::uint32_t>(i + static_cast<std::size_t>(__builtin_ctzll(hits[s])));
+        const auto hi = static_cast<std::uint32_t>(i + 63 - static_cast<std::size_t>(__builtin_clzll(hits[s])));
+        if (lo < first[s]) first[s] = lo;
+        if (hi > last[s]) last[s] = hi;
+      }
+    }
+    bases = next;
+  }
+  return _mm512_test_epi8_mask(seen, _mm512_set1_epi8(kAmbiguousBase)) == 0;
+}
+
 }  // namespace
 
 const KernelFns& avx512_kernel() {
@@ -427,7 +513,8 @@ const KernelFns& avx512_kernel() {
   static const KernelFns fns{"avx512", &scan_avx512, scalar_kernel().scan_first,
                              &scan_jobs_avx512, vbmi ? &encode_vbmi : scalar_kernel().encode,
                              vbmi ? &build_peq_vbmi : scalar_kernel().build_peq,
-                             vbmi ? &seed_lookup_vbmi : scalar_kernel().seed_lookup};
+                             vbmi ? &seed_lookup_vbmi : scalar_kernel().seed_lookup,
+                             vbmi ? &seed_spans_vbmi : avx2_kernel().seed_spans};
   return fns;
 }
 

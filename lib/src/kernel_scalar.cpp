@@ -151,11 +151,34 @@ std::uint64_t seed_lookup_scalar(const SeedTable& table, const std::uint8_t* cod
   return seen & kAmbiguousBase ? ~std::uint64_t{0} : found;
 }
 
+// The reference: every position's value built afresh and compared with every seed.
+bool seed_spans_scalar(const SeedSpanQuery& query, const std::uint8_t* codes, std::size_t n,
+                       std::uint32_t* first, std::uint32_t* last) {
+  for (std::uint32_t s = 0; s < query.count; ++s) {
+    first[s] = UINT32_MAX;
+    last[s] = 0;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (query.base_of_class[codes[i]] == kAmbiguousBase) return false;
+  for (std::size_t p = 0; p + query.length <= n; ++p) {
+    std::uint32_t value = 0;
+    for (unsigned j = 0; j < query.length; ++j)
+      value |= std::uint32_t{query.base_of_class[codes[p + j]]} << seed_base_shift(j);
+    for (std::uint32_t s = 0; s < query.count; ++s) {
+      if (value != query.seeds[s]) continue;
+      if (first[s] == UINT32_MAX) first[s] = static_cast<std::uint32_t>(p);
+      last[s] = static_cast<std::uint32_t>(p);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 const KernelFns& scalar_kernel() {
   static const KernelFns fns{"scalar", &scan_scalar<false>, &scan_scalar<true>, &scan_jobs_scalar,
-                             &encode_scalar, &build_peq_from_planes, &seed_lookup_scalar};
+                             &encode_scalar, &build_peq_from_planes, &seed_lookup_scalar,
+                             &seed_spans_scalar};
   return fns;
 }
 

@@ -39,6 +39,9 @@ constexpr std::uint64_t kPrescanRecordSteps = std::uint64_t{1} << 20;
 constexpr std::size_t kSeedFilterMinScans = 8;
 constexpr std::uint64_t kFilteredGroupScale = 4;
 
+// --paired jobs over part of a strand are a multiple of this many steps long (see prescan).
+constexpr std::uint32_t kPartQuantum = 16;
+
 std::uint64_t saturating_sub(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
 
 }  // namespace
@@ -85,6 +88,8 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
         seed_filter_ = std::move(filter);
     }
   }
+  paired_filter_ = PairedSeedFilter(options_.alphabet, options_.k, options_.searches_rc(),
+                                    options_.overhang.has_value());
 }
 
 std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint64_t paired_first,
@@ -94,6 +99,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   pre_fwd_.clear();
   pre_rev_.clear();
   pre_peq_.clear();
+  pre_job_offsets_.clear();
   pre_current_ = nullptr;
   const auto npat = static_cast<std::uint32_t>(patterns_.size());
   const unsigned strands = options_.searches_rc() ? 2 : 1;
@@ -185,6 +191,35 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       // (The filter's bits are panel_jobs_' order, which is the record's, as first = 0.)
       const std::uint64_t live = filtering ? seed_filter_.candidates(pre_fwd_.data() + rec.codes_offset, n, kernel_.seed_lookup) : 0;
       if (filtering) rec.live = live;  // (64 live jobs, all of a record's, read the same either way)
+      // --paired: only the strands, and the parts of them, that PairedSeedFilter says can
+      // hold an end (not where the first end decides: that path takes forward strands
+      // whole first).
+      PairedSeedFilter::StrandRange ranges[2];
+      if (paired_first != kAllPatterns && first < last && !first_end_decides &&
+          paired_filter_.ranges(patterns_.seq(first), pre_fwd_.data() + rec.codes_offset, n, kernel_.seed_spans, ranges)) {
+        rec.live = 0;
+        for (unsigned s = 0; s < strands; ++s) {
+          if (!ranges[s].live) continue;
+          rec.live |= std::uint64_t{1} << s;  // (bit 0 forward, bit 1 reverse: one pattern)
+          // Lengths in whole multiples of kPartQuantum, reached by starting earlier (or
+          // ending later), which finds the same ends: the kernel's lanes advance in blocks
+          // that end where the first of them ends, and ranges of ~m + 3k steps of every
+          // length made blocks of a step or two (W4: 2.2 M jobs of 29-40 steps).
+          std::uint32_t begin = ranges[s].begin, end = ranges[s].end;
+          const std::uint32_t padded = std::min<std::uint32_t>(
+              static_cast<std::uint32_t>(n), (end - begin + kPartQuantum - 1) / kPartQuantum * kPartQuantum);
+          begin = end >= padded ? end - padded : 0;
+          end = begin + padded;
+          pre_job_offsets_.resize(pre_jobs_.size(), 0);
+          pre_job_offsets_.push_back(begin);
+          add_job(rec.codes_offset + begin, s == 1, first, static_cast<std::uint32_t>(r), end - begin);
+        }
+        rec.jobs = static_cast<std::uint32_t>(pre_jobs_.size() - rec.first_job);
+        // (Counted as a whole record: its codes are held all the same.)
+        steps += n;
+        pre_records_.push_back(rec);
+        continue;
+      }
       // Strand by strand: a strand's jobs share its text, which the kernel scans once for
       // a whole panel of patterns (kernel_jobs.h, scan_shared_text).
       for (unsigned s = 0; s < pre_strands_; ++s) {
@@ -332,9 +367,18 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   thread_local std::vector<std::uint32_t> fill;
   fill.resize(jobs);
   for (std::size_t j = 0; j < jobs; ++j) fill[j] = pre_end_offsets_[j] + static_cast<std::uint32_t>(j);
-  for (std::size_t e = 0; e < found; ++e) {
-    const JobEnd& je = pre_raw_ends_[e];
-    pre_ends_[fill[je.job]++] = {je.pos, je.cost};
+  if (pre_job_offsets_.empty()) {
+    for (std::size_t e = 0; e < found; ++e) {
+      const JobEnd& je = pre_raw_ends_[e];
+      pre_ends_[fill[je.job]++] = {je.pos, je.cost};
+    }
+  } else {
+    // Jobs over part of a strand count their ends from where that part starts.
+    pre_job_offsets_.resize(jobs, 0);
+    for (std::size_t e = 0; e < found; ++e) {
+      const JobEnd& je = pre_raw_ends_[e];
+      pre_ends_[fill[je.job]++] = {std::uint64_t{pre_job_offsets_[je.job]} + je.pos, je.cost};
+    }
   }
   return r;
 }
@@ -633,7 +677,8 @@ void Searcher::strand_candidates(std::uint32_t pi, const StrandProfile& prof, St
       return;
     }
     pre_job_ = &pre_jobs_[pre_job_index_];
-    strand_text_ = {std::span<const std::uint8_t>(pre_job_->text, n), 0, n};
+    // The whole strand (a job may scan only part of it): traceback reads from it.
+    strand_text_ = {std::span<const std::uint8_t>((strand == Strand::rc ? pre_rev_ : pre_fwd_).data() + pre_current_->codes_offset, n), 0, n};
     collect_ends(prof, strand_text_, Ownership{}, stop_at_first);
     pre_job_ = nullptr;
     return;

@@ -88,6 +88,26 @@ struct SeedTable {
 };
 using SeedLookupFn = std::uint64_t (*)(const SeedTable& table, const std::uint8_t* codes, std::size_t n);
 
+// PairedSeedFilter's look-up (seed_filter.h): where seeds of `length` bases (4..8) start in
+// a text of class codes (each < 16), every code read through base_of_class as in SeedTable.
+// A seed (or a text position's `length` bases) is one 16-bit value: base j in bits 2j and
+// 2j + 1 (seed_base_shift); bases past `length` are 0.
+struct SeedSpanQuery {
+  static constexpr unsigned kMaxSeeds = 16;
+  const std::uint8_t* base_of_class;  // 16 entries
+  std::uint32_t length;
+  std::uint32_t count;                // <= kMaxSeeds
+  std::uint16_t seeds[kMaxSeeds];
+};
+// Where base j (0..7) of a seed sits in its 16-bit value.
+constexpr unsigned seed_base_shift(unsigned j) { return 2 * j; }
+// For each seed i: first[i] and last[i], the first and the last position p in
+// [0, n - length] where the text's bases p .. p + length - 1 equal the seed; first[i] =
+// UINT32_MAX (and last[i] = 0) where there is none. Returns false, with first and last
+// undefined, if any of the n codes is ambiguous (kAmbiguousBase). n < 2^32.
+using SeedSpansFn = bool (*)(const SeedSpanQuery& query, const std::uint8_t* codes, std::size_t n,
+                             std::uint32_t* first, std::uint32_t* last);
+
 struct KernelFns {
   const char* name;  // "scalar", "avx2", "avx512"
   ScanFn scan;
@@ -100,6 +120,7 @@ struct KernelFns {
   // Profiles built on demand (--paired: one per record and strand), for <= 16 classes.
   BuildPeqFn build_peq;
   SeedLookupFn seed_lookup;
+  SeedSpansFn seed_spans;
 };
 
 // The portable reference kernel, always available.

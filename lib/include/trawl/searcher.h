@@ -166,8 +166,8 @@ class Searcher {
     std::uint32_t first_pattern = 0;
     std::uint32_t patterns = 0;  // its jobs: every pattern's forward, then (2 strands) reverse
     std::uint32_t jobs = 0;
-    // Filtered by SeedFilter: only the jobs of the bits of `live` were made (bit i: job i of
-    // the list above), in that order; kAllLive: every job, as listed.
+    // Filtered by SeedFilter or PairedSeedFilter: only the jobs of the bits of `live` were
+    // made (bit i: job i of the list above), in that order; kAllLive: every job, as listed.
     std::uint64_t live = kAllLive;
   };
   static constexpr std::uint64_t kAllLive = ~std::uint64_t{0};
@@ -203,6 +203,12 @@ class Searcher {
   // For panels of up to 64 jobs a record (panel_jobs_' order): which of a record's jobs
   // can have an end at all, so that prescan makes and scans only those.
   SeedFilter seed_filter_;
+  // --paired: which strands of a record can have an end at all, and the part of each that
+  // holds them (prescan scans only that part).
+  PairedSeedFilter paired_filter_;
+  // Where job j's text starts in its strand's codes: pre_job_offsets_[j], or 0 past its
+  // size (only jobs of a part of a strand have one). The kernel counts their ends from it.
+  std::vector<std::uint32_t> pre_job_offsets_;
   std::uint64_t chunk_steps_ = 0;  // the most steps scan_chunked gives the kernel at once
   // PrescanFor::count without N filter and overhang: each job's count of hits, and the
   // selectors that count them while the kernel runs.

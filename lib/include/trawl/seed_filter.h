@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "trawl/alphabet.h"
@@ -54,13 +55,61 @@ class SeedFilter {
   // What a text class is to the filter: a base 0-3; one that matches no pattern byte (no
   // piece can cover it: read as base 0, see candidates()); or an ambiguous one
   // (kAmbiguousBase, kernel.h).
-  static constexpr std::uint8_t kBreak = 0;
   std::array<std::uint8_t, 16> base_of_class_{};  // (at most 16 classes are filtered)
   std::vector<std::uint64_t> seeds_;  // [6-mer code]: scans with a piece starting so
   std::array<std::uint8_t, 512> seed_bits_{};  // which seeds_ are not 0 (SeedTable)
   std::vector<std::uint64_t> tails_;  // [5-mer code]: scans with a 5-base piece so (the end)
   std::uint64_t all_ = 0;             // every scan
   std::uint64_t filtered_ = 0;        // scans the filter can rule out
+};
+
+// PairedSeedFilter: the same pigeonhole argument for one pattern against one short text
+// (--paired), told per strand and with where: an end p with cost <= k has an alignment
+// whose piece t (pattern positions [o, o + L)) occurs exactly at some text position s, and
+// the rest of the pattern then ends within k of where it would without edits:
+// s - o + m - k <= p <= s - o + m + k. So the ends of a strand lie in a range that the
+// occurrences of its pieces' seeds (their first few bases) bound, and a scan from m + k
+// before that range finds all of them exactly (DESIGN §3, exactness after warm-up). Results
+// never change: a strand with no seed has no end with cost <= k, and the scanned range
+// holds every end that has. Pure, thread safe once built.
+class PairedSeedFilter {
+ public:
+  // Seeds are at most 8 bases (SeedSpanQuery), and at least kMinSeed: shorter ones would
+  // match by chance in most texts of a few hundred bases.
+  static constexpr unsigned kMinSeed = 6;
+
+  PairedSeedFilter() = default;
+  // Disabled (windows() always false) for alphabets other than dna and iupac, k < 0, and
+  // with overhang (ends past the text need no piece inside it) -- give overhang as given.
+  PairedSeedFilter(const AlphabetSpec& alphabet, int k, bool rc, bool overhang);
+  bool enabled() const { return enabled_; }
+
+  // What a strand needs scanned: nothing (live false), or its codes [begin, end) in the
+  // strand's own order (reversed for rc, as the rc scan reads them). A scan of that range
+  // from a fresh column finds every end p with cost <= k (begin < p <= end) exactly, and no
+  // other end with cost <= k (from begin = 0, which is the text's own start column).
+  struct StrandRange {
+    bool live = false;
+    std::uint32_t begin = 0, end = 0;
+  };
+  // The ranges of the forward strand and (rc) the reverse one, for `pattern` against a text
+  // of n class codes in forward order. False where the filter cannot tell (the ranges are
+  // then unset: scan everything): a pattern longer than 64, with pieces shorter than
+  // kMinSeed, or with a position that is not exactly one of A, C, G, T; a text with an
+  // ambiguous class (an IUPAC code in iupac).
+  bool ranges(std::string_view pattern, const std::uint8_t* codes, std::size_t n, SeedSpansFn spans,
+              StrandRange out[2]) const;
+
+ private:
+  bool enabled_ = false;
+  bool rc_ = false;
+  int k_ = 0;
+  std::array<std::uint8_t, 16> base_of_class_{};
+  // The base (0-3, as "ACGT") a pattern byte matches and only that, else kNotBase.
+  static constexpr std::uint8_t kNotBase = 0xFF;
+  std::array<std::uint8_t, 256> pattern_base_{};
+  // [m][t]: where piece t of a pattern of length m starts (t * m / (k + 1); [m][k + 1] = m).
+  std::array<std::array<std::uint8_t, SeedSpanQuery::kMaxSeeds / 2 + 1>, 65> piece_begin_{};
 };
 
 }  // namespace trawl
