@@ -431,7 +431,11 @@ std::uint32_t Searcher::prescan_job(std::uint32_t pi, Strand strand) const {
   if (pre_current_->live != kAllLive) {  // filtered (at most 64 jobs)
     const std::uint32_t bit = (pi - pre_current_->first_pattern) + (strand == Strand::rc ? pre_current_->patterns : 0);
     if ((pre_current_->live >> bit & 1) == 0) return kNoJobs;  // ruled out: no end
-    return pre_current_->first_job + static_cast<std::uint32_t>(__builtin_popcountll(pre_current_->live & ((std::uint64_t{1} << bit) - 1)));
+    // The live jobs before it. (Often none or one, --paired: a popcount is a library call
+    // in code built for any x86-64, 1% of W4.)
+    const std::uint64_t before = pre_current_->live & ((std::uint64_t{1} << bit) - 1);
+    const std::uint32_t jobs_before = (before & (before - 1)) == 0 ? before != 0 : static_cast<std::uint32_t>(__builtin_popcountll(before));
+    return pre_current_->first_job + jobs_before;
   }
   const std::uint32_t j = pre_current_->first_job + (pi - pre_current_->first_pattern);
   if (strand == Strand::fwd) return j;
