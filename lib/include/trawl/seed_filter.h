@@ -79,24 +79,26 @@ class PairedSeedFilter {
   static constexpr unsigned kMinSeed = 6;
 
   PairedSeedFilter() = default;
-  // Disabled (windows() always false) for alphabets other than dna and iupac, k < 0, and
-  // with overhang (ends past the text need no piece inside it) -- give overhang as given.
+  // Disabled (ranges() always false) for alphabets other than dna and iupac, k < 0, and
+  // with overhang (ends past the text need no piece inside it): give overhang as set.
   PairedSeedFilter(const AlphabetSpec& alphabet, int k, bool rc, bool overhang);
   bool enabled() const { return enabled_; }
 
-  // What a strand needs scanned: nothing (live false), or its codes [begin, end) in the
-  // strand's own order (reversed for rc, as the rc scan reads them). A scan of that range
-  // from a fresh column finds every end p with cost <= k (begin < p <= end) exactly, and no
-  // other end with cost <= k (from begin = 0, which is the text's own start column).
+  // What a strand needs scanned: nothing (live false: it has no end with cost <= k), or its
+  // codes [begin, end) in the strand's own order (reversed for rc, as the rc scan reads
+  // them). Every end p with cost <= k lies in [begin + m + k, end] (in [1, end] where begin
+  // is 0), so a scan of that range from a fresh start column reports exactly the strand's
+  // ends with cost <= k, at the same costs (DESIGN §3; at 0 the fresh column is the text's
+  // own).
   struct StrandRange {
     bool live = false;
     std::uint32_t begin = 0, end = 0;
   };
   // The ranges of the forward strand and (rc) the reverse one, for `pattern` against a text
   // of n class codes in forward order. False where the filter cannot tell (the ranges are
-  // then unset: scan everything): a pattern longer than 64, with pieces shorter than
-  // kMinSeed, or with a position that is not exactly one of A, C, G, T; a text with an
-  // ambiguous class (an IUPAC code in iupac).
+  // then unset: scan everything): a pattern longer than 64, in more than 8 pieces (k > 7),
+  // with pieces shorter than kMinSeed, or with a position that is not exactly one of A, C,
+  // G, T; a text with an ambiguous class (an IUPAC code in iupac).
   bool ranges(std::string_view pattern, const std::uint8_t* codes, std::size_t n, SeedSpansFn spans,
               StrandRange out[2]) const;
 
