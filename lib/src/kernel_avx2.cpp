@@ -115,8 +115,12 @@ std::size_t scan_jobs_avx2(const ScanJob* jobs, std::size_t n, std::int32_t k, J
                     : jobs::scan_any<Avx2, false>(jobs, n, k, out, final_states);
 }
 
-// PairedSeedFilter's look-up as in kernel_avx512.cpp (seed_spans_bw), 32 positions a block;
-// texts too short for a whole block go to the scalar loop (AVX2 has no masked byte loads).
+// PairedSeedFilter's look-up, 32 positions a block: the bases of `length` shifted loads (a
+// byte shuffle each from class to base) give every position's value as two bytes (its
+// first four bases and the next four), compared with each seed's two bytes; a block's masks
+// are only looked at when one has any (seeds are rare). The last block may overlap the one
+// before it (first and last are a minimum and a maximum). Texts too short for a whole block
+// go to the scalar loop (AVX2 has no masked byte loads).
 bool seed_spans_avx2(const SeedSpanQuery& query, const std::uint8_t* codes, std::size_t n,
                      std::uint32_t* first, std::uint32_t* last) {
   const unsigned length = query.length;
