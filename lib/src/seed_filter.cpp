@@ -101,10 +101,6 @@ std::uint64_t SeedFilter::candidates(const std::uint8_t* codes, std::size_t n, S
   return all_ & (found | ~filtered_);
 }
 
-}  // namespace trawl
-
-namespace trawl {
-
 PairedSeedFilter::PairedSeedFilter(const AlphabetSpec& alphabet, int k, bool rc, bool overhang)
     : rc_(rc), k_(k) {
   std::array<std::uint8_t, 4> base_class{};
