@@ -131,6 +131,12 @@ bool seed_spans_avx2(const SeedSpanQuery& query, const std::uint8_t* codes, std:
   }
   const __m256i base_of = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(query.base_of_class)));
   __m256i seen = _mm256_setzero_si256();
+  // Each seed's two bytes, broadcast once.
+  __m256i seed_low[SeedSpanQuery::kMaxSeeds], seed_high[SeedSpanQuery::kMaxSeeds];
+  for (std::uint32_t s = 0; s < query.count; ++s) {
+    seed_low[s] = _mm256_set1_epi8(static_cast<char>(query.seeds[s] & 0xFF));
+    seed_high[s] = _mm256_set1_epi8(static_cast<char>(query.seeds[s] >> 8));
+  }
   const std::size_t starts = n - length + 1;  // positions 0 .. n - length
   for (std::size_t i = 0;; i += 32) {
     // The last block may overlap the one before it; no load reaches past the text.
@@ -149,9 +155,7 @@ bool seed_spans_avx2(const SeedSpanQuery& query, const std::uint8_t* codes, std:
     std::uint32_t hits[SeedSpanQuery::kMaxSeeds];
     std::uint32_t any = 0;
     for (std::uint32_t s = 0; s < query.count; ++s) {
-      const auto seed = query.seeds[s];
-      const __m256i eq = _mm256_and_si256(_mm256_cmpeq_epi8(head, _mm256_set1_epi8(static_cast<char>(seed & 0xFF))),
-                                          _mm256_cmpeq_epi8(tail, _mm256_set1_epi8(static_cast<char>(seed >> 8))));
+      const __m256i eq = _mm256_and_si256(_mm256_cmpeq_epi8(head, seed_low[s]), _mm256_cmpeq_epi8(tail, seed_high[s]));
       hits[s] = static_cast<std::uint32_t>(_mm256_movemask_epi8(eq));
       any |= hits[s];
     }
