@@ -14,6 +14,7 @@ namespace {
 // equality words with scalar loads.
 struct ScalarLookup {
   static constexpr bool kTwoTables = false;
+  static constexpr bool kCountedShared = false;  // (no vector popcount: see kernel_jobs.h)
   struct Table {};
   static bool make_table(const std::uint64_t*, std::uint32_t, Table&) { return false; }
   template <class Word>

@@ -13,6 +13,12 @@
 namespace trawl {
 namespace {
 
+// Whether the CPU counts bits in vector lanes (AVX512-VPOPCNTDQ: Ice Lake, Zen 4 and later).
+bool popcount_supported() {
+  static const bool vpopcntdq = __builtin_cpu_supports("avx512vpopcntdq");
+  return vpopcntdq;
+}
+
 // The vector operations kernel_jobs.h needs, on 8 x 64-bit lanes.
 struct Avx512 {
   static constexpr unsigned kLanes = 8;
@@ -45,6 +51,13 @@ struct Avx512 {
   static LaneMask lane_mask(unsigned bits) { return static_cast<__mmask8>(bits); }
   static Reg blend(LaneMask m, Reg a, Reg b) { return _mm512_mask_blend_epi64(m, a, b); }
   static constexpr bool kTwoTables = false;  // (see Avx512Narrow)
+  // The shared-text kernel with counted scores (scan_shared_counted below).
+  static constexpr bool kCountedShared = true;
+  static bool counted_supported() { return popcount_supported(); }
+  __attribute__((target("avx512f,avx512vpopcntdq"))) static Reg popcount(Reg a) { return _mm512_popcnt_epi64(a); }
+  template <bool kFirstOnly, unsigned G>
+  static std::size_t scan_shared_counted(const ScanJob* jobs, const jobs::SharedVector* vecs, std::size_t nvec,
+                                         std::int32_t k, JobEnd* out, JobState* final_states);
 
   // Equality words of 8 lanes for `steps` steps, into dst[s * stride + lane], when every
   // lane has at most 16 classes: each lane's profile sits in two registers, 8 codes become
@@ -111,6 +124,7 @@ struct Avx512Narrow {
   static Reg or_(Reg a, Reg b) { return _mm512_or_si512(a, b); }
   static Reg xor_(Reg a, Reg b) { return _mm512_xor_si512(a, b); }
   static Reg add(Reg a, Reg b) { return _mm512_add_epi32(a, b); }
+  static Reg sub(Reg a, Reg b) { return _mm512_sub_epi32(a, b); }
   static Reg or_not_or(Reg a, Reg b, Reg c) { return _mm512_ternarylogic_epi32(a, b, c, 0xF1); }
   static Word last_row(std::uint32_t m) { return Word{1} << (m - 1); }
   static Reg score_step(Reg score, Reg ph, Reg mh, Reg last) {
@@ -123,6 +137,12 @@ struct Avx512Narrow {
   using LaneMask = __mmask16;
   static LaneMask lane_mask(unsigned bits) { return static_cast<__mmask16>(bits); }
   static Reg blend(LaneMask m, Reg a, Reg b) { return _mm512_mask_blend_epi32(m, a, b); }
+  static constexpr bool kCountedShared = true;
+  static bool counted_supported() { return popcount_supported(); }
+  __attribute__((target("avx512f,avx512vpopcntdq"))) static Reg popcount(Reg a) { return _mm512_popcnt_epi32(a); }
+  template <bool kFirstOnly, unsigned G>
+  static std::size_t scan_shared_counted(const ScanJob* jobs, const jobs::SharedVector* vecs, std::size_t nvec,
+                                         std::int32_t k, JobEnd* out, JobState* final_states);
 
   // Equality words of 16 lanes for `steps` <= 64 steps, as fill() below, where the lanes use
   // at most two profiles (bit i of `use_b`: lane i uses b, else a), as the text tiles of one
@@ -237,6 +257,161 @@ struct Avx512Narrow {
     }
   }
 };
+
+// Shared-text batches (jobs::scan_shared_batches) without the score at row m moved in every
+// step. A text's positions are free (row 0 is all 0), so a column's score is the number of
+// its +1 vertical deltas less its -1 ones, popcount(pv) - popcount(mv) over the pattern's
+// rows, plus an offset that the job's first column fixes. A score moves by at most one a step,
+// so a lane whose score after kCheckSteps steps is above k + kCheckSteps - 1 had none at or
+// below k in those steps; a vector with a lane that close (rare, see jobs::counted_pays) steps
+// those steps again from its saved columns, scoring each. Without the score and the hit mask
+// in every step (8 of ~18 instructions), eight vectors fit the registers.
+// Shared-text batches (jobs::scan_shared_batches) without the score at row m moved in every
+// step. A text's positions are free (row 0 is all 0), so a column's score is its number of
+// +1 vertical deltas less its -1 ones, popcount(pv) - popcount(mv) over the pattern's rows,
+// plus an offset that the job's first column fixes. A score moves by at most one a step, so a
+// lane whose score after kCheckSteps steps is above k + kCheckSteps - 1 had none at or below
+// k in those steps; a vector with a lane that close (rare where jobs::counted_pays) steps them
+// again from its saved columns, scoring each. This drops the score and the hit mask from the
+// step (8 of its ~20 instructions). Needs AVX512-VPOPCNTDQ, checked at run time: these
+// functions have it as their target, nothing else in this file does.
+#define TRAWL_COUNTED __attribute__((target("avx512f,avx512vpopcntdq")))
+
+// Per lane: bits of the column's +1 deltas less bits of its -1 deltas in `rows`.
+template <class V>
+TRAWL_COUNTED inline typename V::Reg delta_count(typename V::Reg pv, typename V::Reg mv, typename V::Reg rows) {
+  return V::sub(V::popcount(V::and_(pv, rows)), V::popcount(V::and_(mv, rows)));
+}
+
+// The columns and bookkeeping of G vectors of lanes, `W` words per vector in each array.
+template <class V, unsigned G>
+struct CountedLanes {
+  using Word = typename V::Word;
+  static constexpr unsigned W = V::kLanes;
+  alignas(64) Word rows[G * W];    // a lane's pattern rows as bits
+  alignas(64) Word offset[G * W];  // its first score less the delta count of its first column
+  alignas(64) Word saved_pv[G * W], saved_mv[G * W];  // the columns before the current steps
+  std::uint32_t live[G];           // per vector: the lanes whose ends are wanted
+  TRAWL_COUNTED typename V::Reg score(unsigned g, typename V::Reg pv, typename V::Reg mv) const {
+    return V::add(V::load(offset + g * W), delta_count<V>(pv, mv, V::load(rows + g * W)));
+  }
+};
+
+// Steps [s0, s0 + n) of vector g again from its saved column, scoring each step; writes the
+// ends at or below k of its live lanes (kFirstOnly: and takes those lanes out of `live`).
+template <class V, bool kFirstOnly, bool kSecond, unsigned G>
+TRAWL_COUNTED __attribute__((noinline)) std::size_t rescore(const jobs::SharedBatch<V, G>& batch,
+                                                            CountedLanes<V, G>& lanes, unsigned g,
+                                                            std::uint32_t s0, std::uint32_t n,
+                                                            std::int64_t k, JobEnd* out) {
+  constexpr unsigned W = V::kLanes;
+  using Reg = typename V::Reg;
+  alignas(64) typename V::Word sc[W];
+  const Reg kv = V::set1(static_cast<typename V::Word>(k));
+  Reg pv = V::load(lanes.saved_pv + g * W), mv = V::load(lanes.saved_mv + g * W);
+  std::size_t found = 0;
+  for (std::uint32_t s = s0; s < s0 + n; ++s) {
+    Reg ph, mh;
+    jobs::advance<V>(batch.template eq<kSecond>(g, s), pv, mv, ph, mh);
+    const Reg score = lanes.score(g, pv, mv);
+    std::uint32_t hit = V::le_mask(score, kv) & lanes.live[g];
+    if (hit == 0) continue;
+    V::store(sc, score);
+    if constexpr (kFirstOnly) lanes.live[g] &= ~hit;
+    for (; hit; hit &= hit - 1) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctz(hit));
+      out[found++] = {batch.job_of[g * W + i], s + 1, static_cast<std::int32_t>(sc[i])};
+    }
+  }
+  return found;
+}
+
+// Runs a batch set up by SharedBatch::start to the end of its texts; leaves the final
+// columns and scores in the batch. Returns the number of ends written to `out`.
+template <class V, bool kFirstOnly, bool kSecond, unsigned G>
+TRAWL_COUNTED std::size_t step_counted(jobs::SharedBatch<V, G>& batch, std::uint32_t len, std::int64_t k,
+                                       JobEnd* out) {
+  constexpr unsigned W = V::kLanes;
+  constexpr unsigned kCheck = jobs::kCheckSteps;
+  using Reg = typename V::Reg;
+  using Word = typename V::Word;
+  CountedLanes<V, G> lanes;
+  const Reg one = V::set1(1);
+  Reg pv[G], mv[G];
+  for (unsigned g = 0; g < G; ++g) {
+    pv[g] = V::load(batch.pv + g * W);
+    mv[g] = V::load(batch.mv + g * W);
+    const Reg last = V::load(batch.last + g * W);
+    const Reg rows = V::sub(V::add(last, last), one);  // (2^m wraps to 0 in a full word)
+    V::store(lanes.rows + g * W, rows);
+    V::store(lanes.offset + g * W, V::sub(V::load(batch.score + g * W), delta_count<V>(pv[g], mv[g], rows)));
+    lanes.live[g] = batch.busy[g];
+  }
+  std::size_t found = 0;
+  for (std::uint32_t s0 = 0; s0 < len; s0 += kCheck) {
+    const std::uint32_t n = len - s0 < kCheck ? len - s0 : kCheck;
+    for (unsigned g = 0; g < G; ++g) {
+      V::store(lanes.saved_pv + g * W, pv[g]);
+      V::store(lanes.saved_mv + g * W, mv[g]);
+    }
+    for (std::uint32_t s = s0; s < s0 + n; ++s)
+      for (unsigned g = 0; g < G; ++g) {
+        Reg ph, mh;
+        jobs::advance<V>(batch.template eq<kSecond>(g, s), pv[g], mv[g], ph, mh);
+      }
+    const Reg near = V::set1(static_cast<Word>(k + n - 1));
+    std::uint32_t close[G], any = 0;
+    for (unsigned g = 0; g < G; ++g) {
+      close[g] = V::le_mask(lanes.score(g, pv[g], mv[g]), near) & lanes.live[g];
+      any |= close[g];
+    }
+    if (any == 0) continue;
+    for (unsigned g = 0; g < G; ++g)
+      if (close[g]) found += rescore<V, kFirstOnly, kSecond, G>(batch, lanes, g, s0, n, k, out + found);
+    if constexpr (kFirstOnly) {
+      std::uint32_t left = 0;
+      for (unsigned g = 0; g < G; ++g) left |= lanes.live[g];
+      if (left == 0) return found;  // every job has its end (final columns are then undefined)
+    }
+  }
+  for (unsigned g = 0; g < G; ++g) {
+    V::store(batch.pv + g * W, pv[g]);
+    V::store(batch.mv + g * W, mv[g]);
+    V::store(batch.score + g * W, lanes.score(g, pv[g], mv[g]));
+  }
+  return found;
+}
+#undef TRAWL_COUNTED
+
+// jobs::scan_shared_batches with step_counted: V::scan_shared_counted.
+template <class V, bool kFirstOnly, unsigned G>
+std::size_t scan_counted_batches(const ScanJob* jobs, const jobs::SharedVector* vecs, std::size_t nvec,
+                                 std::int32_t k, JobEnd* out, JobState* final_states) {
+  const std::uint32_t len = jobs[vecs[0].first].len;
+  const std::uint32_t classes = jobs[vecs[0].first].classes;
+  const std::int64_t k_capped = std::min<std::int64_t>(k, static_cast<std::int64_t>(V::kIdleScore) - 1);
+  jobs::SharedBatch<V, G> batch;
+  std::size_t found = 0;
+  for (std::size_t v0 = 0; v0 < nvec; v0 += G) {
+    batch.start(jobs, vecs, nvec, v0, classes);
+    found += batch.two_texts ? step_counted<V, kFirstOnly, true, G>(batch, len, k_capped, out + found)
+                             : step_counted<V, kFirstOnly, false, G>(batch, len, k_capped, out + found);
+    batch.finish(final_states);
+  }
+  return found;
+}
+
+template <bool kFirstOnly, unsigned G>
+std::size_t Avx512::scan_shared_counted(const ScanJob* jobs, const jobs::SharedVector* vecs, std::size_t nvec,
+                                        std::int32_t k, JobEnd* out, JobState* final_states) {
+  return scan_counted_batches<Avx512, kFirstOnly, G>(jobs, vecs, nvec, k, out, final_states);
+}
+template <bool kFirstOnly, unsigned G>
+std::size_t Avx512Narrow::scan_shared_counted(const ScanJob* jobs, const jobs::SharedVector* vecs,
+                                              std::size_t nvec, std::int32_t k, JobEnd* out,
+                                              JobState* final_states) {
+  return scan_counted_batches<Avx512Narrow, kFirstOnly, G>(jobs, vecs, nvec, k, out, final_states);
+}
 
 // Narrow lanes where every pattern involved has m <= 32.
 std::size_t scan_avx512(const StrandProfile& prof, ColumnState& st, const std::uint8_t* text,

@@ -48,21 +48,30 @@ inline void store_lanes(const Reg (&pv)[G], const Reg (&mv)[G], const Reg (&scor
   }
 }
 
-// One Myers step of a vector of lanes on their equality words `eq`; returns the lanes whose
-// new score is <= k (kv) as bits.
+// One Myers step of a vector of lanes on their equality words `eq`: the new column in pv and
+// mv; ph and mh get the horizontal deltas (+1, -1) of every row, before their shift.
 template <class V>
-inline unsigned step(typename V::Reg eq, typename V::Reg& pv, typename V::Reg& mv,
-                     typename V::Reg& score, typename V::Reg last, typename V::Reg kv) {
+inline void advance(typename V::Reg eq, typename V::Reg& pv, typename V::Reg& mv,
+                    typename V::Reg& ph, typename V::Reg& mh) {
   using Reg = typename V::Reg;
   const Reg xv = V::or_(eq, mv);
   const Reg xh = V::or_(V::xor_(V::add(V::and_(eq, pv), pv), pv), eq);
-  Reg ph = V::or_not_or(mv, xh, pv);  // mv | ~(xh | pv)
-  Reg mh = V::and_(pv, xh);
+  ph = V::or_not_or(mv, xh, pv);  // mv | ~(xh | pv)
+  mh = V::and_(pv, xh);
+  const Reg ph_up = V::shl1(ph);
+  const Reg mh_up = V::shl1(mh);
+  pv = V::or_not_or(mh_up, xv, ph_up);  // mh | ~(xv | ph), shifted
+  mv = V::and_(ph_up, xv);
+}
+
+// The same, and the score at row m moved by that row's deltas; returns the lanes whose new
+// score is <= k (kv) as bits.
+template <class V>
+inline unsigned step(typename V::Reg eq, typename V::Reg& pv, typename V::Reg& mv,
+                     typename V::Reg& score, typename V::Reg last, typename V::Reg kv) {
+  typename V::Reg ph, mh;
+  advance<V>(eq, pv, mv, ph, mh);
   score = V::score_step(score, ph, mh, last);  // + ph, - mh at row m
-  ph = V::shl1(ph);
-  mh = V::shl1(mh);
-  pv = V::or_not_or(mh, xv, ph);  // mh | ~(xv | ph)
-  mv = V::and_(ph, xv);
   return V::le_mask(score, kv);
 }
 
@@ -241,6 +250,95 @@ struct SharedVector {
   std::uint32_t first, count, split;
 };
 
+// G shared-text vectors set up for stepping: vecs[v0, v0 + used) of a run, the others idle.
+// Holds the batch's table rows, each lane's first column and job, which lanes hold a job, and
+// the texts each vector reads. One per kernel call, reused batch by batch.
+template <class V, unsigned G>
+struct SharedBatch {
+  static constexpr unsigned W = V::kLanes;
+  static constexpr unsigned L = G * W;
+  static_assert(W <= 32, "a vector's lanes are 32-bit masks");
+  using Word = typename V::Word;
+  using Reg = typename V::Reg;
+  alignas(64) Word table[kSharedClasses * L];
+  alignas(64) Word pv[L], mv[L], score[L], last[L];
+  std::uint32_t job_of[L];
+  std::uint32_t busy[G];          // per vector: bit i, lane i holds a job
+  const std::uint8_t* text[G];    // each vector's (an idle one reads the first's)
+  const std::uint8_t* text_b[G];  // its second text, for the lanes of second_lanes
+  typename V::LaneMask second_lanes[G];
+  bool two_texts = false;
+  unsigned used = 0;
+
+  void start(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec, std::size_t v0,
+             std::uint32_t classes) {
+    // The table's rows are V::fill's equality words for the codes 0, 1, ..., 15 (a
+    // transpose of the lanes' profiles in vector registers, where V has a lookup).
+    static constexpr std::uint8_t kEveryClass[kSharedClasses] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    static constexpr std::uint64_t kNoMatch[1] = {0};
+    const std::uint8_t* every_class[W];
+    for (unsigned i = 0; i < W; ++i) every_class[i] = kEveryClass;
+    used = static_cast<unsigned>(std::min<std::size_t>(G, nvec - v0));
+    two_texts = false;
+    for (unsigned g = 0; g < G; ++g) {
+      const SharedVector vec = g < used ? vecs[v0 + g] : SharedVector{vecs[v0].first, 0, 0};
+      text[g] = text_b[g] = jobs[vec.first].text;
+      unsigned second = 0;
+      if (vec.split < vec.count) {
+        text_b[g] = jobs[vec.first + vec.split].text;
+        second = ((1u << vec.count) - 1) & ~((1u << vec.split) - 1);
+        two_texts = true;
+      }
+      second_lanes[g] = V::lane_mask(second);
+      busy[g] = static_cast<std::uint32_t>((std::uint64_t{1} << vec.count) - 1);
+      typename V::Table tables[W];
+      bool tabled = true;
+      for (unsigned i = 0; i < W; ++i) {
+        const unsigned l = g * W + i;
+        if (i >= vec.count) {  // idle: matches nothing, never <= k
+          job_of[l] = 0;
+          pv[l] = mv[l] = 0;
+          score[l] = V::kIdleScore;
+          last[l] = V::last_row(1);
+          tabled = tabled && V::make_table(kNoMatch, 1, tables[i]);
+          continue;
+        }
+        const ScanJob& j = jobs[vec.first + i];
+        job_of[l] = vec.first + i;
+        pv[l] = static_cast<Word>(j.vp);
+        mv[l] = static_cast<Word>(j.vn);
+        score[l] = static_cast<Word>(j.score);
+        last[l] = V::last_row(j.m);
+        tabled = tabled && V::make_table(j.peq, classes, tables[i]);
+      }
+      if (tabled) {
+        V::fill(tables, every_class, classes, table + g * W, L);
+        continue;
+      }
+      for (unsigned i = 0; i < W; ++i)
+        for (std::uint32_t c = 0; c < classes; ++c)
+          table[c * L + g * W + i] = i < vec.count ? static_cast<Word>(jobs[vec.first + i].peq[c]) : 0;
+    }
+  }
+
+  // Vector g's equality words at step s (kSecond: some vector of the batch reads two texts).
+  template <bool kSecond>
+  Reg eq(unsigned g, std::uint32_t s) const {
+    const Reg e = V::load(table + std::size_t{text[g][s]} * L + g * W);
+    if constexpr (!kSecond) return e;
+    return V::blend(second_lanes[g], e, V::load(table + std::size_t{text_b[g][s]} * L + g * W));
+  }
+
+  // Writes the busy lanes' columns in pv, mv and score to final_states.
+  void finish(JobState* final_states) const {
+    for (unsigned g = 0; g < used; ++g)
+      for (std::uint32_t bits = busy[g]; bits; bits &= bits - 1) {
+        const unsigned l = g * W + static_cast<unsigned>(__builtin_ctz(bits));
+        final_states[job_of[l]] = {pv[l], mv[l], static_cast<std::int64_t>(score[l])};
+      }
+  }
+};
+
 // Runs vectors vecs[0, nvec) of one length and number of classes, G at a time. Same
 // contract as scan(), for the jobs the vectors hold (job numbers index `jobs`).
 template <class V, bool kFirstOnly, unsigned G>
@@ -253,74 +351,23 @@ std::size_t scan_shared_batches(const ScanJob* jobs, const SharedVector* vecs, s
   using Word = typename V::Word;
   const std::uint32_t len = jobs[vecs[0].first].len;
   const std::uint32_t classes = jobs[vecs[0].first].classes;
-  alignas(64) Word table[kSharedClasses * L];
-  alignas(64) Word pv_a[L], mv_a[L], score_a[L], last_a[L], sc[L];
-  std::uint32_t job_of[L];
+  SharedBatch<V, G> batch;
+  alignas(64) Word sc[L];
   const std::int64_t k_capped = std::min<std::int64_t>(k, static_cast<std::int64_t>(V::kIdleScore) - 1);
   const Reg kv = V::set1(static_cast<Word>(k_capped));
   std::size_t found = 0;
-  // The table's rows are V::fill's equality words for the codes 0, 1, ..., 15 (a transpose
-  // of the lanes' profiles in vector registers, where V has a lookup).
-  static constexpr std::uint8_t kEveryClass[kSharedClasses] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-  static constexpr std::uint64_t kNoMatch[1] = {0};
-  const std::uint8_t* every_class[W];
-  for (unsigned i = 0; i < W; ++i) every_class[i] = kEveryClass;
   for (std::size_t v0 = 0; v0 < nvec; v0 += G) {
-    const unsigned used = static_cast<unsigned>(std::min<std::size_t>(G, nvec - v0));
+    batch.start(jobs, vecs, nvec, v0, classes);
     LaneBits live = 0;
-    const std::uint8_t* text[G];    // each vector's (an idle one reads the first's)
-    const std::uint8_t* text_b[G];  // its second text, for the lanes of second_lanes
-    typename V::LaneMask second_lanes[G];
-    bool two_texts = false;
-    for (unsigned g = 0; g < G; ++g) {
-      const SharedVector vec = g < used ? vecs[v0 + g] : SharedVector{vecs[v0].first, 0, 0};
-      text[g] = text_b[g] = jobs[vec.first].text;
-      unsigned second = 0;
-      if (vec.split < vec.count) {
-        text_b[g] = jobs[vec.first + vec.split].text;
-        second = ((1u << vec.count) - 1) & ~((1u << vec.split) - 1);
-        two_texts = true;
-      }
-      second_lanes[g] = V::lane_mask(second);
-      typename V::Table tables[W];
-      bool tabled = true;
-      for (unsigned i = 0; i < W; ++i) {
-        const unsigned l = g * W + i;
-        if (i >= vec.count) {  // idle: matches nothing, never <= k
-          job_of[l] = 0;
-          pv_a[l] = mv_a[l] = 0;
-          score_a[l] = V::kIdleScore;
-          last_a[l] = V::last_row(1);
-          tabled = tabled && V::make_table(kNoMatch, 1, tables[i]);
-          continue;
-        }
-        const ScanJob& j = jobs[vec.first + i];
-        job_of[l] = vec.first + i;
-        live |= LaneBits{1} << l;
-        pv_a[l] = static_cast<Word>(j.vp);
-        mv_a[l] = static_cast<Word>(j.vn);
-        score_a[l] = static_cast<Word>(j.score);
-        last_a[l] = V::last_row(j.m);
-        tabled = tabled && V::make_table(j.peq, classes, tables[i]);
-      }
-      if (tabled) {
-        V::fill(tables, every_class, classes, table + g * W, L);
-        continue;
-      }
-      for (unsigned i = 0; i < W; ++i)
-        for (std::uint32_t c = 0; c < classes; ++c)
-          table[c * L + g * W + i] = i < vec.count ? static_cast<Word>(jobs[vec.first + i].peq[c]) : 0;
-    }
+    for (unsigned g = 0; g < G; ++g) live |= LaneBits{batch.busy[g]} << (g * W);
     Reg pv[G], mv[G], score[G], last[G];
-    load_lanes<V>(pv_a, mv_a, score_a, last_a, pv, mv, score, last);
+    load_lanes<V>(batch.pv, batch.mv, batch.score, batch.last, pv, mv, score, last);
     // The steps, with a second row look-up only in batches that need one.
     auto run = [&](auto with_second_text) {
       for (std::uint32_t s = 0; s < len; ++s) {
         LaneBits hit = 0;
         for (unsigned g = 0; g < G; ++g) {
-          Reg eq = V::load(table + std::size_t{text[g][s]} * L + g * W);
-          if constexpr (decltype(with_second_text)::value)
-            eq = V::blend(second_lanes[g], eq, V::load(table + std::size_t{text_b[g][s]} * L + g * W));
+          const Reg eq = batch.template eq<decltype(with_second_text)::value>(g, s);
           hit |= LaneBits{step<V>(eq, pv[g], mv[g], score[g], last[g], kv)} << (g * W);
         }
         if constexpr (kFirstOnly) hit &= live;
@@ -328,7 +375,7 @@ std::size_t scan_shared_batches(const ScanJob* jobs, const SharedVector* vecs, s
           for (unsigned g = 0; g < G; ++g) V::store(sc + g * W, score[g]);
           for (LaneBits h = hit; h; h &= h - 1) {
             const unsigned l = static_cast<unsigned>(__builtin_ctzll(h));
-            out[found++] = {job_of[l], s + 1, static_cast<std::int32_t>(sc[l])};
+            out[found++] = {batch.job_of[l], s + 1, static_cast<std::int32_t>(sc[l])};
           }
           if constexpr (kFirstOnly) {
             live &= ~hit;
@@ -337,33 +384,60 @@ std::size_t scan_shared_batches(const ScanJob* jobs, const SharedVector* vecs, s
         }
       }
     };
-    if (two_texts) run(std::true_type{});
+    if (batch.two_texts) run(std::true_type{});
     else run(std::false_type{});
-    store_lanes<V>(pv, mv, score, pv_a, mv_a, score_a);
-    for (unsigned g = 0; g < used; ++g)
-      for (unsigned i = 0; i < vecs[v0 + g].count; ++i) {
-        const unsigned l = g * W + i;
-        final_states[job_of[l]] = {pv_a[l], mv_a[l], static_cast<std::int64_t>(score_a[l])};
-      }
+    store_lanes<V>(pv, mv, score, batch.pv, batch.mv, batch.score);
+    batch.finish(final_states);
   }
   return found;
+}
+
+// Where V has a shared-text kernel that counts scores instead of tracking them
+// (V::kCountedShared: V::scan_shared_counted, kernel_avx512.cpp), a lane's score is checked
+// only every kCheckSteps steps, against k + kCheckSteps - 1, and a vector with a lane that
+// close steps again scoring every step. That pays only where random text rarely comes that
+// close: for patterns of at least 3 (k + kCheckSteps - 1) characters (W3's 23-mers with k = 3
+// come within 6 at 3.5e-5 of random positions).
+constexpr unsigned kCheckSteps = 4;
+inline bool counted_pays(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec, std::int32_t k) {
+  const std::int64_t least = 3 * (std::int64_t{k} + kCheckSteps - 1);
+  for (std::size_t v = 0; v < nvec; ++v)
+    for (std::uint32_t i = 0; i < vecs[v].count; ++i)
+      if (jobs[vecs[v].first + i].m < least) return false;
+  return true;
+}
+
+template <class V, bool kFirstOnly, unsigned G, bool kCounted>
+std::size_t scan_shared_batches_of(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec,
+                                   std::int32_t k, JobEnd* out, JobState* final_states) {
+  if constexpr (kCounted) return V::template scan_shared_counted<kFirstOnly, G>(jobs, vecs, nvec, k, out, final_states);
+  else return scan_shared_batches<V, kFirstOnly, G>(jobs, vecs, nvec, k, out, final_states);
+}
+
+// Batches of G vectors, but a last one that would leave more than half of them idle runs on
+// G / 2: idle lanes cost as much as busy ones.
+template <class V, bool kFirstOnly, unsigned G, bool kCounted>
+std::size_t scan_shared_split(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec,
+                              std::int32_t k, JobEnd* out, JobState* final_states) {
+  if constexpr (G > 2) {
+    const std::size_t wide = nvec % G > G / 2 ? nvec : nvec / G * G;
+    std::size_t found = 0;
+    if (wide > 0) found = scan_shared_batches_of<V, kFirstOnly, G, kCounted>(jobs, vecs, wide, k, out, final_states);
+    if (wide < nvec)
+      found += scan_shared_batches_of<V, kFirstOnly, G / 2, kCounted>(jobs, vecs + wide, nvec - wide, k, out + found, final_states);
+    return found;
+  }
+  return scan_shared_batches_of<V, kFirstOnly, G, kCounted>(jobs, vecs, nvec, k, out, final_states);
 }
 
 template <class V, bool kFirstOnly>
 std::size_t scan_shared_text(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec,
                              std::int32_t k, JobEnd* out, JobState* final_states) {
-  if constexpr (V::kGroups > 2) {
-    // Batches on every vector, but a last one that would leave more than half of them idle
-    // runs on two vectors: idle lanes cost as much as busy ones.
-    constexpr std::size_t G = V::kGroups;
-    const std::size_t wide = nvec % G > G / 2 ? nvec : nvec / G * G;
-    std::size_t found = 0;
-    if (wide > 0) found = scan_shared_batches<V, kFirstOnly, V::kGroups>(jobs, vecs, wide, k, out, final_states);
-    if (wide < nvec)
-      found += scan_shared_batches<V, kFirstOnly, 2>(jobs, vecs + wide, nvec - wide, k, out + found, final_states);
-    return found;
+  if constexpr (V::kCountedShared) {
+    if (V::counted_supported() && counted_pays(jobs, vecs, nvec, k))
+      return scan_shared_split<V, kFirstOnly, V::kGroups, true>(jobs, vecs, nvec, k, out, final_states);
   }
-  return scan_shared_batches<V, kFirstOnly, 2>(jobs, vecs, nvec, k, out, final_states);
+  return scan_shared_split<V, kFirstOnly, V::kGroups, false>(jobs, vecs, nvec, k, out, final_states);
 }
 
 // The ScanJobsFn of a SIMD kernel. Jobs of one length and number of classes that follow

@@ -42,10 +42,14 @@ TEST_CASE("job kernels: runs of jobs over one text give the scalar kernel's ends
     // Narrow lanes (every m <= 32) on two thirds of the cases, wide ones on the rest.
     const std::size_t max_m = iter % 3 == 0 ? 64 : 32;
     const std::int32_t k = static_cast<std::int32_t>(rng() % 5);
+    // Every fourth case only patterns of at least 3 (k + 3) characters, where the AVX-512
+    // shared-text kernel checks counted scores every few steps (kernel_jobs.h, counted_pays);
+    // the others mix in short ones, where it scores every step.
+    const std::size_t min_m = iter % 4 == 1 ? 3 * (static_cast<std::size_t>(k) + 3) : 1;
     std::vector<Pattern> patterns;
     const std::size_t npat = 1 + rng() % 80;
     for (std::size_t i = 0; i < npat; ++i)
-      patterns.push_back({"p" + std::to_string(i), random_text(rng, 1 + rng() % max_m, pattern_letters)});
+      patterns.push_back({"p" + std::to_string(i), random_text(rng, min_m + rng() % (max_m - min_m + 1), pattern_letters)});
     const PatternSet ps(patterns, opt);
     std::vector<std::uint8_t> class_of(256);
     for (unsigned b = 0; b < 256; ++b) class_of[b] = opt.alphabet.text_class(static_cast<std::uint8_t>(b));
@@ -73,6 +77,18 @@ TEST_CASE("job kernels: runs of jobs over one text give the scalar kernel's ends
       const StrandProfile prof = ps.profile(pi, rc ? Strand::rc : Strand::fwd, scratch);
       jobs.push_back({prof.peq, text.data(), static_cast<std::uint32_t>(text.size()), prof.m,
                       prof.classes_hint, ~std::uint64_t{0}, prof.m, 0});
+      if (rng() % 4 == 0) {  // a column carried over from a text before, as a long record's parts are
+        ScanJob before = jobs.back();
+        const auto& earlier = codes[rng() % codes.size()];
+        before.text = earlier.data();
+        before.len = static_cast<std::uint32_t>(earlier.size());
+        std::vector<JobEnd> ends(earlier.size() + 1);
+        JobState carried;
+        scalar_kernel().scan_jobs(&before, 1, k, ends.data(), &carried, false);
+        jobs.back().vp = carried.vp;
+        jobs.back().vn = carried.vn;
+        jobs.back().score = carried.score;
+      }
     };
     const std::size_t runs = 1 + rng() % 5;
     for (std::size_t r = 0; r < runs; ++r) {
