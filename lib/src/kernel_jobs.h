@@ -399,7 +399,9 @@ std::size_t scan_shared_batches(const ScanJob* jobs, const SharedVector* vecs, s
 // close: for patterns of at least 3 (k + kCheckSteps - 1) characters (W3's 23-mers with k = 3
 // come within 6 at 3.5e-5 of random positions).
 constexpr unsigned kCheckSteps = 4;
-inline bool counted_pays(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec, std::int32_t k) {
+// (A template of V, as everything here, so that no kernel object exports it: DESIGN §4.)
+template <class V>
+bool counted_pays(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec, std::int32_t k) {
   const std::int64_t least = 3 * (std::int64_t{k} + kCheckSteps - 1);
   for (std::size_t v = 0; v < nvec; ++v)
     for (std::uint32_t i = 0; i < vecs[v].count; ++i)
@@ -434,7 +436,7 @@ template <class V, bool kFirstOnly>
 std::size_t scan_shared_text(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec,
                              std::int32_t k, JobEnd* out, JobState* final_states) {
   if constexpr (V::kCountedShared) {
-    if (V::counted_supported() && counted_pays(jobs, vecs, nvec, k))
+    if (V::counted_supported() && counted_pays<V>(jobs, vecs, nvec, k))
       return scan_shared_split<V, kFirstOnly, V::kGroups, true>(jobs, vecs, nvec, k, out, final_states);
   }
   return scan_shared_split<V, kFirstOnly, V::kGroups, false>(jobs, vecs, nvec, k, out, final_states);
