@@ -279,7 +279,7 @@ class LongRecordAssembler {
 // the first tasks are read before any is written. Output never depends on task sizes (runs
 // are independent, DESIGN §3), so this changes only memory and speed. The budget is small
 // because a task's hit rows and formatted text are first-touched memory: each of the
-// ~4 x threads tasks in flight grows its buffers to the budget, and a page fault costs more
+// 2 x threads tasks in flight grows its buffers to the budget, and a page fault costs more
 // than formatting the rows on it (8,388,608 dense hits at one thread: 65,536 rows a task
 // took 12,100 page faults and 0.42 s, 8,192 rows 2,100 and 0.31 s; smaller tasks than about
 // 16 KiB then cost more in hand-offs between threads than they save).
@@ -455,9 +455,14 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   const int threads = opt.threads < 1 ? 1 : opt.threads;
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                   static_cast<std::size_t>(threads));
-  // About four tasks per thread in flight keeps every thread busy while the serial stages
-  // work, and bounds memory to that many batches (plus the long record being split).
-  const std::size_t tokens = 4 * static_cast<std::size_t>(threads);
+  // Two tasks per thread in flight keep every thread busy while the serial stages work (the
+  // reader and writer take a small part of a task's time), and bound memory to that many
+  // batches (plus the long record being split). Not four (DESIGN §1's first guess): every
+  // task's input block is a fresh 2 MiB huge page the reader clears on first touch, and the
+  // reader runs ahead to fill every token, so four a thread cleared twice the memory on the
+  // serial stage for nothing (262,144 --paired records, 2 threads: 123 -> 112 ms, peak RSS
+  // 36.8 -> 25.8 MB; 2,097,152: 446 -> 404 ms).
+  const std::size_t tokens = 2 * static_cast<std::size_t>(threads);
   std::vector<std::unique_ptr<Batch>> pool;
   tbb::concurrent_queue<Batch*> free_batches;
   for (std::size_t i = 0; i < tokens; ++i) {
