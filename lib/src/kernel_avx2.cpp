@@ -19,6 +19,8 @@ struct ScalarLookup {
   static bool make_table(const std::uint64_t*, std::uint32_t, Table&) { return false; }
   template <class Word>
   static void fill(const Table*, const std::uint8_t* const*, std::uint32_t, Word*, unsigned) {}
+  template <class Word>
+  static void table_rows(const Table*, std::uint32_t, Word*, unsigned) {}
 };
 
 // The vector operations kernel_jobs.h needs, on 4 x 64-bit lanes.

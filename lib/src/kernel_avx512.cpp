@@ -87,23 +87,36 @@ struct Avx512 {
         const __m512i idx = _mm512_cvtepu8_epi64(_mm_cvtsi64_si128(static_cast<long long>(codes)));
         r[l] = _mm512_permutex2var_epi64(table[l].lo, idx, table[l].hi);
       }
-      // 8 x 8 transpose: r[l] holds lane l's steps s0..s0+7; c[j] gets step s0+j of every lane.
-      __m512i t[8], u[8];
-      for (unsigned i = 0; i < 8; i += 2) {
-        t[i] = _mm512_unpacklo_epi64(r[i], r[i + 1]);
-        t[i + 1] = _mm512_unpackhi_epi64(r[i], r[i + 1]);
-      }
-      for (unsigned i = 0; i < 8; i += 4) {
-        u[i] = _mm512_shuffle_i64x2(t[i], t[i + 2], 0x88);
-        u[i + 1] = _mm512_shuffle_i64x2(t[i + 1], t[i + 3], 0x88);
-        u[i + 2] = _mm512_shuffle_i64x2(t[i], t[i + 2], 0xDD);
-        u[i + 3] = _mm512_shuffle_i64x2(t[i + 1], t[i + 3], 0xDD);
-      }
-      for (unsigned j = 0; j < n; ++j) {
-        const __m512i c = j < 4 ? _mm512_shuffle_i64x2(u[j], u[j + 4], 0x88)
-                                : _mm512_shuffle_i64x2(u[j - 4], u[j], 0xDD);
-        _mm512_store_si512(dst + (s0 + j) * stride, c);
-      }
+      store_transposed(r, n, dst + s0 * stride, stride);
+    }
+  }
+  // The rows 0 .. rows - 1 of 8 lanes' tables (as fill() would give for the codes 0, 1, ...).
+  static void table_rows(const Table* table, std::uint32_t rows, std::uint64_t* dst, unsigned stride) {
+    __m512i r[kLanes];
+    for (unsigned l = 0; l < kLanes; ++l) r[l] = table[l].lo;
+    store_transposed(r, rows < 8 ? rows : 8, dst, stride);
+    if (rows <= 8) return;
+    for (unsigned l = 0; l < kLanes; ++l) r[l] = table[l].hi;
+    store_transposed(r, rows - 8, dst + 8 * stride, stride);
+  }
+  // 8 x 8 transpose: r[l] holds lane l's words for steps 0..7; dst row j (j < n) gets step j
+  // of every lane.
+  static void store_transposed(const __m512i (&r)[8], unsigned n, std::uint64_t* dst, unsigned stride) {
+    __m512i t[8], u[8];
+    for (unsigned i = 0; i < 8; i += 2) {
+      t[i] = _mm512_unpacklo_epi64(r[i], r[i + 1]);
+      t[i + 1] = _mm512_unpackhi_epi64(r[i], r[i + 1]);
+    }
+    for (unsigned i = 0; i < 8; i += 4) {
+      u[i] = _mm512_shuffle_i64x2(t[i], t[i + 2], 0x88);
+      u[i + 1] = _mm512_shuffle_i64x2(t[i + 1], t[i + 3], 0x88);
+      u[i + 2] = _mm512_shuffle_i64x2(t[i], t[i + 2], 0xDD);
+      u[i + 3] = _mm512_shuffle_i64x2(t[i + 1], t[i + 3], 0xDD);
+    }
+    for (unsigned j = 0; j < n; ++j) {
+      const __m512i c = j < 4 ? _mm512_shuffle_i64x2(u[j], u[j + 4], 0x88)
+                              : _mm512_shuffle_i64x2(u[j - 4], u[j], 0xDD);
+      _mm512_store_si512(dst + j * stride, c);
     }
   }
 };
@@ -230,30 +243,40 @@ struct Avx512Narrow {
         }
         r[l] = _mm512_permutexvar_epi32(_mm512_cvtepu8_epi32(codes), table[l]);
       }
-      // 16 x 16 transpose: r[l] holds lane l's steps s0..s0+15; c[j] gets step s0+j of every
-      // lane. After the two unpack rounds, 128-bit block q of u[4i + j] holds lanes 4i..4i+3
-      // at step 4q + j; two rounds of 128-bit block shuffles then gather each step's blocks.
-      __m512i t[16], u[16];
-      for (unsigned i = 0; i < 16; i += 2) {
-        t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
-        t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
-      }
-      for (unsigned i = 0; i < 16; i += 4) {
-        u[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
-        u[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
-        u[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
-        u[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
-      }
-      for (unsigned j = 0; j < 4; ++j) {
-        const __m512i v0 = _mm512_shuffle_i32x4(u[j], u[4 + j], 0x88);
-        const __m512i v1 = _mm512_shuffle_i32x4(u[j], u[4 + j], 0xDD);
-        const __m512i v2 = _mm512_shuffle_i32x4(u[8 + j], u[12 + j], 0x88);
-        const __m512i v3 = _mm512_shuffle_i32x4(u[8 + j], u[12 + j], 0xDD);
-        const __m512i c[4] = {_mm512_shuffle_i32x4(v0, v2, 0x88), _mm512_shuffle_i32x4(v1, v3, 0x88),
-                              _mm512_shuffle_i32x4(v0, v2, 0xDD), _mm512_shuffle_i32x4(v1, v3, 0xDD)};
-        for (unsigned q = 0; q < 4; ++q)  // c[q] is step 4q + j
-          if (4 * q + j < n) _mm512_store_si512(dst + (s0 + 4 * q + j) * stride, c[q]);
-      }
+      store_transposed(r, n, dst + s0 * stride, stride);
+    }
+  }
+  // The rows 0 .. rows - 1 of 16 lanes' tables (as fill() would give for the codes 0, 1, ...).
+  static void table_rows(const Table* table, std::uint32_t rows, Word* dst, unsigned stride) {
+    __m512i r[kLanes];
+    for (unsigned l = 0; l < kLanes; ++l) r[l] = table[l];
+    store_transposed(r, rows < 16 ? rows : 16, dst, stride);
+  }
+  // 16 x 16 transpose: r[l] holds lane l's words for steps 0..15; dst row j (j < n) gets step
+  // j of every lane. After the two unpack rounds, 128-bit block q of u[4i + j] holds lanes
+  // 4i..4i+3 at step 4q + j; two rounds of 128-bit block shuffles then gather each step's
+  // blocks.
+  static void store_transposed(const __m512i (&r)[16], unsigned n, Word* dst, unsigned stride) {
+    __m512i t[16], u[16];
+    for (unsigned i = 0; i < 16; i += 2) {
+      t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+      t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (unsigned i = 0; i < 16; i += 4) {
+      u[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
+      u[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
+      u[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
+      u[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
+    }
+    for (unsigned j = 0; j < 4; ++j) {
+      const __m512i v0 = _mm512_shuffle_i32x4(u[j], u[4 + j], 0x88);
+      const __m512i v1 = _mm512_shuffle_i32x4(u[j], u[4 + j], 0xDD);
+      const __m512i v2 = _mm512_shuffle_i32x4(u[8 + j], u[12 + j], 0x88);
+      const __m512i v3 = _mm512_shuffle_i32x4(u[8 + j], u[12 + j], 0xDD);
+      const __m512i c[4] = {_mm512_shuffle_i32x4(v0, v2, 0x88), _mm512_shuffle_i32x4(v1, v3, 0x88),
+                            _mm512_shuffle_i32x4(v0, v2, 0xDD), _mm512_shuffle_i32x4(v1, v3, 0xDD)};
+      for (unsigned q = 0; q < 4; ++q)  // c[q] is step 4q + j
+        if (4 * q + j < n) _mm512_store_si512(dst + (4 * q + j) * stride, c[q]);
     }
   }
 };

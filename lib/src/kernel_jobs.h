@@ -272,12 +272,9 @@ struct SharedBatch {
 
   void start(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec, std::size_t v0,
              std::uint32_t classes) {
-    // The table's rows are V::fill's equality words for the codes 0, 1, ..., 15 (a
-    // transpose of the lanes' profiles in vector registers, where V has a lookup).
-    static constexpr std::uint8_t kEveryClass[kSharedClasses] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    // The table's rows are the lanes' words for the classes 0, 1, ..., classes - 1: a
+    // transpose of their V::Tables in vector registers, where V has them.
     static constexpr std::uint64_t kNoMatch[1] = {0};
-    const std::uint8_t* every_class[W];
-    for (unsigned i = 0; i < W; ++i) every_class[i] = kEveryClass;
     used = static_cast<unsigned>(std::min<std::size_t>(G, nvec - v0));
     two_texts = false;
     for (unsigned g = 0; g < G; ++g) {
@@ -312,7 +309,7 @@ struct SharedBatch {
         tabled = tabled && V::make_table(j.peq, classes, tables[i]);
       }
       if (tabled) {
-        V::fill(tables, every_class, classes, table + g * W, L);
+        V::table_rows(tables, classes, table + g * W, L);
         continue;
       }
       for (unsigned i = 0; i < W; ++i)
