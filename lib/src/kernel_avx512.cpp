@@ -282,14 +282,6 @@ struct Avx512Narrow {
 };
 
 // Shared-text batches (jobs::scan_shared_batches) without the score at row m moved in every
-// step. A text's positions are free (row 0 is all 0), so a column's score is the number of
-// its +1 vertical deltas less its -1 ones, popcount(pv) - popcount(mv) over the pattern's
-// rows, plus an offset that the job's first column fixes. A score moves by at most one a step,
-// so a lane whose score after kCheckSteps steps is above k + kCheckSteps - 1 had none at or
-// below k in those steps; a vector with a lane that close (rare, see jobs::counted_pays) steps
-// those steps again from its saved columns, scoring each. Without the score and the hit mask
-// in every step (8 of ~18 instructions), eight vectors fit the registers.
-// Shared-text batches (jobs::scan_shared_batches) without the score at row m moved in every
 // step. A text's positions are free (row 0 is all 0), so a column's score is its number of
 // +1 vertical deltas less its -1 ones, popcount(pv) - popcount(mv) over the pattern's rows,
 // plus an offset that the job's first column fixes. A score moves by at most one a step, so a
@@ -297,7 +289,9 @@ struct Avx512Narrow {
 // k in those steps; a vector with a lane that close (rare where jobs::counted_pays) steps them
 // again from its saved columns, scoring each. This drops the score and the hit mask from the
 // step (8 of its ~20 instructions). Needs AVX512-VPOPCNTDQ, checked at run time: these
-// functions have it as their target, nothing else in this file does.
+// functions have it as their target, nothing else in this file does. (The same for the job
+// lanes of jobs::scan was slower: W2 0.125 -> 0.130 s, W4 0.41 -> 0.43 s, its blocks short
+// and W2's and W4's planted hits making many vectors step again.)
 #define TRAWL_COUNTED __attribute__((target("avx512f,avx512vpopcntdq")))
 
 // Per lane: bits of the column's +1 deltas less bits of its -1 deltas in `rows`.
