@@ -391,15 +391,16 @@ std::size_t scan_shared_batches(const ScanJob* jobs, const SharedVector* vecs, s
 
 // Where V has a shared-text kernel that counts scores instead of tracking them
 // (V::kCountedShared: V::scan_shared_counted, kernel_avx512.cpp), a lane's score is checked
-// only every kCheckSteps steps, against k + kCheckSteps - 1, and a vector with a lane that
-// close steps again scoring every step. That pays only where random text rarely comes that
-// close: for patterns of at least 3 (k + kCheckSteps - 1) characters (W3's 23-mers with k = 3
-// come within 6 at 3.5e-5 of random positions).
+// only every kCheckSteps steps, against t = k + kCheckSteps - 1, and a vector with a lane
+// that close steps again scoring every step. That pays only where random text rarely comes
+// that close: for patterns of at least 4t - 2 characters. (A random 23-mer comes within 6 of
+// random DNA at 3.5e-5 of its positions, W3's case; a 12-mer within 3 at 2e-3, but within 4
+// at 2e-2, which would step a sixth of 16-lane vectors again.)
 constexpr unsigned kCheckSteps = 4;
 // (A template of V, as everything here, so that no kernel object exports it: DESIGN §4.)
 template <class V>
 bool counted_pays(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec, std::int32_t k) {
-  const std::int64_t least = 3 * (std::int64_t{k} + kCheckSteps - 1);
+  const std::int64_t least = 4 * (std::int64_t{k} + kCheckSteps - 1) - 2;
   for (std::size_t v = 0; v < nvec; ++v)
     for (std::uint32_t i = 0; i < vecs[v].count; ++i)
       if (jobs[vecs[v].first + i].m < least) return false;
