@@ -87,6 +87,25 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
       if (static_cast<std::size_t>(__builtin_popcountll(filter.filtered())) >= kSeedFilterMinScans)
         seed_filter_ = std::move(filter);
     }
+    if (seed_filter_.enabled() && options_.searches_rc()) {
+      // Row j of the probe is row m - 1 - j of the rc profile, in every class's word.
+      std::size_t probe_words = 0;
+      for (std::size_t pi = 0; pi < npat; ++pi) probe_words += panel_jobs_[npat + pi].classes;
+      panel_probe_peq_.resize(probe_words);
+      panel_probe_jobs_.resize(npat);
+      std::size_t at = 0;
+      for (std::size_t pi = 0; pi < npat; ++pi) {
+        const ScanJob& rc = panel_jobs_[npat + pi];
+        for (std::uint32_t c = 0; c < rc.classes; ++c) {
+          std::uint64_t reversed = 0;
+          for (std::uint32_t j = 0; j < rc.m; ++j) reversed |= (rc.peq[c] >> j & 1) << (rc.m - 1 - j);
+          panel_probe_peq_[at + c] = reversed;
+        }
+        panel_probe_jobs_[pi] = rc;
+        panel_probe_jobs_[pi].peq = panel_probe_peq_.data() + at;
+        at += rc.classes;
+      }
+    }
   }
   paired_filter_ = PairedSeedFilter(options_.alphabet, options_.k, options_.searches_rc(),
                                     options_.overhang.has_value());
@@ -100,6 +119,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   pre_rev_.clear();
   pre_peq_.clear();
   pre_job_offsets_.clear();
+  probes_.clear();
   pre_current_ = nullptr;
   const auto npat = static_cast<std::uint32_t>(patterns_.size());
   const unsigned strands = options_.searches_rc() ? 2 : 1;
@@ -231,13 +251,20 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
         const ScanJob* ready = panel_jobs_.data() + (s == 1 ? npat : 0);
         const std::uint8_t* const text = codes_of(s == 1, rec.codes_offset);
         if (filtering) {
+          // Reverse jobs are probed on the forward text (panel_probe_jobs_): all of a
+          // record's jobs then read one text, and the kernel's vectors need no second row
+          // look-up and blend a step (W3-32 0.051-0.055 -> 0.045-0.048 s); the few that
+          // find an end are scanned for real below.
+          const bool probe = s == 1 && !panel_probe_jobs_.empty();
+          if (probe) ready = panel_probe_jobs_.data();
           const std::uint64_t strand_bits = npat == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << npat) - 1;
           for (std::uint64_t bits = live >> (s == 1 ? npat : 0) & strand_bits; bits; bits &= bits - 1) {
             const auto pi = static_cast<std::uint32_t>(__builtin_ctzll(bits));
             ScanJob& job = pre_jobs_.emplace_back(ready[pi]);
-            job.text = text;
+            job.text = probe ? codes_of(false, rec.codes_offset) : text;
             job.len = static_cast<std::uint32_t>(coded);
-            sources.push_back({rec.codes_offset, s == 1, Window::kOpen, pi, static_cast<std::uint32_t>(r)});
+            if (probe) probes_.push_back(static_cast<std::uint32_t>(pre_jobs_.size() - 1));
+            sources.push_back({rec.codes_offset, s == 1 && !probe, Window::kOpen, pi, static_cast<std::uint32_t>(r)});
           }
           continue;
         }
@@ -269,6 +296,38 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     }
   };
   fix_up();
+  // The probes (panel_probe_jobs_) for which found(j) says they have an end become their
+  // reverse jobs, which are scanned (in rest_jobs_, rest_of_[i] their place): their ends
+  // replace the probes' in pre_raw_ends_ (a probe has an end exactly where its reverse job
+  // has one, so the others have none either way), and their last columns the probes'. (A
+  // probe without an end keeps its own last column: probes are made only where SeedFilter
+  // is on, without overhang, and nothing reads a whole record's last column then.)
+  auto rescan_probes = [&](const auto& found) {
+    rest_jobs_.clear();
+    rest_of_.clear();
+    for (const std::uint32_t j : probes_) {
+      if (!found(j)) continue;
+      ScanJob real = panel_jobs_[npat + sources[j].pattern];
+      sources[j].rc = true;
+      real.text = pre_rev_.data() + sources[j].codes;
+      real.len = pre_jobs_[j].len;
+      pre_jobs_[j] = real;
+      rest_jobs_.push_back(real);
+      rest_of_.push_back(j);
+    }
+    thread_local std::vector<std::uint8_t> is_probe;
+    is_probe.assign(pre_jobs_.size(), 0);
+    for (const std::uint32_t j : probes_) is_probe[j] = 1;
+    std::erase_if(pre_raw_ends_, [&](const JobEnd& e) { return is_probe[e.job] != 0; });
+    const std::size_t ends_before = pre_raw_ends_.size();
+    rest_final_.resize(rest_jobs_.size());
+    const bool counted = pre_counted_;
+    pre_counted_ = false;  // (scan_chunked counts whole groups only: these ends are kept)
+    scan_chunked(rest_jobs_.data(), rest_jobs_.size(), 0, rest_final_.data(), false);
+    pre_counted_ = counted;
+    for (std::size_t e = ends_before; e < pre_raw_ends_.size(); ++e) pre_raw_ends_[e].job = rest_of_[pre_raw_ends_[e].job];
+    for (std::size_t i = 0; i < rest_of_.size(); ++i) pre_final_[rest_of_[i]] = rest_final_[i];
+  };
 
   // Scan, then group the ends by job (each job's ends come out in increasing position).
   std::size_t jobs = pre_jobs_.size();
@@ -288,9 +347,31 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     scan_chunked(pre_jobs_.data(), jobs, 0, pre_final_.data(), false);
     if (minima)
       for (std::size_t j = 0; j < jobs; ++j) pre_counts_[j] = pre_counters_[j].finish(pre_jobs_[j].len);
+    if (!probes_.empty()) {
+      // A probe that counted a hit: its reverse job's count, from the real scan's ends.
+      rescan_probes([&](std::uint32_t j) { return pre_counts_[j] != 0; });
+      for (const std::uint32_t j : rest_of_) {
+        pre_counters_[j] = LocalMinimaCounter{};
+        pre_counts_[j] = 0;
+      }
+      for (const JobEnd& e : pre_raw_ends_) {
+        if (minima) pre_counters_[e.job].push(e.pos, e.cost);
+        else ++pre_counts_[e.job];
+      }
+      if (minima)
+        for (const std::uint32_t j : rest_of_) pre_counts_[j] = pre_counters_[j].finish(pre_jobs_[j].len);
+      pre_raw_ends_.clear();
+    }
     return r;
   }
   scan_chunked(pre_jobs_.data(), jobs, 0, pre_final_.data(), first_end_decides);
+  if (!probes_.empty()) {
+    // A probe with an end: the reverse job's real ends take the probe's place.
+    thread_local std::vector<std::uint8_t> probe_has_end;
+    probe_has_end.assign(jobs, 0);
+    for (const JobEnd& e : pre_raw_ends_) probe_has_end[e.job] = 1;
+    rescan_probes([&](std::uint32_t j) { return probe_has_end[j] != 0; });
+  }
   pre_rc_job_.clear();
   if (first_end_decides) {
     // The forward jobs cut at their head: those that found no end there carry on over the

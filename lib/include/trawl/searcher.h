@@ -203,6 +203,13 @@ class Searcher {
   // For panels of up to 64 jobs a record (panel_jobs_' order): which of a record's jobs
   // can have an end at all, so that prescan makes and scans only those.
   SeedFilter seed_filter_;
+  // With the filter, each pattern's reverse job probed on the forward text first: its rc
+  // profile with the rows reversed (reverse(complement(P)) against T has an alignment of
+  // cost <= k exactly where complement(P) against reverse(T) has), so that a record's jobs
+  // all read one text (see prescan). panel_probe_peq_ holds their profiles.
+  std::vector<ScanJob> panel_probe_jobs_;
+  std::vector<std::uint64_t> panel_probe_peq_;
+  std::vector<std::uint32_t> probes_;  // the group's probe jobs (prescan)
   // --paired: which strands of a record can have an end at all, and the part of each that
   // holds them (prescan scans only that part).
   PairedSeedFilter paired_filter_;
