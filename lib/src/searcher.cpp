@@ -257,11 +257,12 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
           // find an end are scanned for real below.
           const bool probe = s == 1 && !panel_probe_jobs_.empty();
           if (probe) ready = panel_probe_jobs_.data();
+          const std::uint8_t* const job_text = probe ? codes_of(false, rec.codes_offset) : text;
           const std::uint64_t strand_bits = npat == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << npat) - 1;
           for (std::uint64_t bits = live >> (s == 1 ? npat : 0) & strand_bits; bits; bits &= bits - 1) {
             const auto pi = static_cast<std::uint32_t>(__builtin_ctzll(bits));
             ScanJob& job = pre_jobs_.emplace_back(ready[pi]);
-            job.text = probe ? codes_of(false, rec.codes_offset) : text;
+            job.text = job_text;
             job.len = static_cast<std::uint32_t>(coded);
             if (probe) probes_.push_back(static_cast<std::uint32_t>(pre_jobs_.size() - 1));
             sources.push_back({rec.codes_offset, s == 1 && !probe, Window::kOpen, pi, static_cast<std::uint32_t>(r)});
