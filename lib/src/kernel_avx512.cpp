@@ -19,6 +19,38 @@ bool popcount_supported() {
   return vpopcntdq;
 }
 
+// (GCC 12 warns of the unpacks' own _mm512_undefined operand when they are inlined into a
+// function with a target attribute; nothing here is uninitialized.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+// 16 rows of 64 bytes (r[l]: row l) to step-major order: afterwards block q (bytes 16q ..
+// 16q + 15) of codes[j] holds byte 16q + j of the rows 0..15 in order. Within each 128-bit
+// block: rows 2i, 2i + 1 interleaved as bytes, then pairs of pairs as 16-bit words, then 32
+// and 64 bits. Needs AVX512BW (callers are compiled for it).
+__attribute__((target("avx512f,avx512bw"), always_inline)) inline void transpose_bytes16(__m512i (&r)[16],
+                                                                                      std::uint8_t (*codes)[64]) {
+  __m512i t[16];
+  for (unsigned i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_epi8(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_epi8(r[2 * i], r[2 * i + 1]);
+  }
+  for (unsigned i = 0; i < 4; ++i)
+    for (unsigned h = 0; h < 2; ++h) {
+      r[4 * i + 2 * h] = _mm512_unpacklo_epi16(t[4 * i + h], t[4 * i + 2 + h]);
+      r[4 * i + 2 * h + 1] = _mm512_unpackhi_epi16(t[4 * i + h], t[4 * i + 2 + h]);
+    }
+  for (unsigned i = 0; i < 2; ++i)
+    for (unsigned h = 0; h < 4; ++h) {
+      t[8 * i + 2 * h] = _mm512_unpacklo_epi32(r[8 * i + h], r[8 * i + 4 + h]);
+      t[8 * i + 2 * h + 1] = _mm512_unpackhi_epi32(r[8 * i + h], r[8 * i + 4 + h]);
+    }
+  for (unsigned h = 0; h < 8; ++h) {
+    _mm512_store_si512(codes[2 * h], _mm512_unpacklo_epi64(t[h], t[8 + h]));
+    _mm512_store_si512(codes[2 * h + 1], _mm512_unpackhi_epi64(t[h], t[8 + h]));
+  }
+}
+#pragma GCC diagnostic pop
+
 // The vector operations kernel_jobs.h needs, on 8 x 64-bit lanes.
 struct Avx512 {
   static constexpr unsigned kLanes = 8;
@@ -175,35 +207,15 @@ struct Avx512Narrow {
   __attribute__((target("avx512f,avx512bw"))) static void fill_two_tables(__m512i a, __m512i b, unsigned use_b, const std::uint8_t* const* text,
                               std::uint32_t steps, Word* dst, unsigned stride) {
     const __mmask64 in_block = steps >= 64 ? ~__mmask64{0} : (__mmask64{1} << steps) - 1;
-    __m512i r[16], t[16];
+    __m512i r[16];
     // (A full block with plain loads: masked loads are slow on AMD Zen.)
     if (steps >= 64) {
       for (unsigned l = 0; l < 16; ++l) r[l] = _mm512_loadu_si512(text[l]);
     } else {
       for (unsigned l = 0; l < 16; ++l) r[l] = _mm512_maskz_loadu_epi8(in_block, text[l]);
     }
-    // Within each 128-bit block (16 steps): lanes 2i, 2i + 1 interleaved as bytes, then
-    // pairs of pairs as 16-bit words, then 32 and 64 bits; afterwards block q of r[j]
-    // holds step 16q + j of the lanes 0..15 in order.
-    for (unsigned i = 0; i < 8; ++i) {
-      t[2 * i] = _mm512_unpacklo_epi8(r[2 * i], r[2 * i + 1]);
-      t[2 * i + 1] = _mm512_unpackhi_epi8(r[2 * i], r[2 * i + 1]);
-    }
-    for (unsigned i = 0; i < 4; ++i)
-      for (unsigned h = 0; h < 2; ++h) {
-        r[4 * i + 2 * h] = _mm512_unpacklo_epi16(t[4 * i + h], t[4 * i + 2 + h]);
-        r[4 * i + 2 * h + 1] = _mm512_unpackhi_epi16(t[4 * i + h], t[4 * i + 2 + h]);
-      }
-    for (unsigned i = 0; i < 2; ++i)
-      for (unsigned h = 0; h < 4; ++h) {
-        t[8 * i + 2 * h] = _mm512_unpacklo_epi32(r[8 * i + h], r[8 * i + 4 + h]);
-        t[8 * i + 2 * h + 1] = _mm512_unpackhi_epi32(r[8 * i + h], r[8 * i + 4 + h]);
-      }
     alignas(64) std::uint8_t codes[16][64];  // codes[j] block q: step 16q + j
-    for (unsigned h = 0; h < 8; ++h) {
-      _mm512_store_si512(codes[2 * h], _mm512_unpacklo_epi64(t[h], t[8 + h]));
-      _mm512_store_si512(codes[2 * h + 1], _mm512_unpackhi_epi64(t[h], t[8 + h]));
-    }
+    transpose_bytes16(r, codes);
     // Index bit 4 picks table b.
     const __m512i pick_b = _mm512_maskz_mov_epi32(static_cast<__mmask16>(use_b), _mm512_set1_epi32(16));
     for (std::uint32_t s = 0; s < steps; ++s) {
@@ -697,16 +709,158 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool seed_spans_vbmi(cons
   return _mm512_test_epi8_mask(seen, _mm512_set1_epi8(kAmbiguousBase)) == 0;
 }
 
+// The screen (ScreenFn): 16-bit lanes, so 32 texts a vector, each text read by two
+// vectors, one per piece, that share its codes: a block's codes of 32 texts are transposed
+// as bytes once, and a step's 32 codes widened to words index both pieces' tables (a
+// one-register word permute each). kScreenGroups such pairs of vectors step side by side,
+// as a Myers step is a chain of dependent instructions. Nothing is written per end: a
+// lane keeps the lowest score it has seen, compared with k only when its text ends.
+// Blocks run as far as the lane closest to its end (at least kScreenMinBlock steps, at
+// most 64): a lane whose text ends earlier in the block reads on past it, but its lowest
+// score takes only the steps before its end (texts of varied lengths would otherwise make
+// blocks of a step or two).
+constexpr unsigned kScreenLanes = 32;
+constexpr unsigned kScreenGroups = 2;
+constexpr std::uint32_t kScreenMinBlock = 16;
+static_assert(kScreenOverrun >= 64, "a block loads 64 codes of every lane");
+
+// (GCC 12 warns of the unpacks' _mm512_undefined operand inlined here; see transpose_bytes16.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+__attribute__((target("avx512f,avx512bw"))) void screen_avx512bw(const ScreenPieces& pieces, const ScreenText* texts,
+                                                                std::size_t n, std::uint8_t* flags) {
+  constexpr unsigned W = kScreenLanes, G = kScreenGroups, L = G * W;
+  // Tables of 32 words for a one-register permute; codes are < 16.
+  const __m512i table[2] = {_mm512_zextsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(pieces.peq[0]))),
+                            _mm512_zextsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(pieces.peq[1])))};
+  const __m512i ones = _mm512_set1_epi16(-1);
+  const __m512i one = _mm512_set1_epi16(1);
+  const __m512i last = _mm512_set1_epi16(static_cast<short>(1u << (pieces.m - 1)));
+  const __m512i kv = _mm512_set1_epi16(static_cast<short>(pieces.k));
+  const __m512i start_score = _mm512_set1_epi16(static_cast<short>(pieces.m));
+
+  // Per lane: where its text goes on, how much of it is left, and which text it is.
+  alignas(64) static const std::uint8_t kIdleText[128] = {};
+  const std::uint8_t* at[L];
+  std::uint32_t left[L];
+  std::uint32_t text_of[L];
+  std::uint64_t busy = 0;  // bit l: lane l holds a text
+  std::size_t next = 0;
+  auto take = [&](unsigned l) {
+    while (next < n && texts[next].len == 0) flags[next++] = 0;  // no end position >= 1
+    if (next == n) {
+      at[l] = kIdleText;
+      left[l] = 0;
+      busy &= ~(std::uint64_t{1} << l);
+      return;
+    }
+    at[l] = texts[next].codes;
+    left[l] = texts[next].len;
+    text_of[l] = static_cast<std::uint32_t>(next++);
+    busy |= std::uint64_t{1} << l;
+  };
+  for (unsigned l = 0; l < L; ++l) take(l);
+
+  // [piece][group]; every lane starts at the start column (vp all ones, score m).
+  __m512i pv[2][G], mv[2][G], score[2][G], lowest[2][G];
+  for (unsigned p = 0; p < 2; ++p)
+    for (unsigned g = 0; g < G; ++g) {
+      pv[p][g] = ones;
+      mv[p][g] = _mm512_setzero_si512();
+      score[p][g] = start_score;
+      lowest[p][g] = ones;
+    }
+  alignas(64) std::uint8_t codes[G][2][16][64];  // [group][lanes 0-15, 16-31]: transpose_bytes16
+  alignas(64) std::uint16_t stop[L];              // steps of the block before the lane's end
+  while (busy) {
+    std::uint32_t shortest = UINT32_MAX, longest = 0;
+    for (std::uint64_t b = busy; b; b &= b - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctzll(b));
+      shortest = std::min(shortest, left[l]);
+      longest = std::max(longest, left[l]);
+    }
+    const std::uint32_t steps = std::min({std::uint32_t{64}, longest, std::max(shortest, kScreenMinBlock)});
+    for (unsigned l = 0; l < L; ++l) stop[l] = static_cast<std::uint16_t>(std::min(left[l], steps));
+    for (unsigned g = 0; g < G; ++g)
+      for (unsigned h = 0; h < 2; ++h) {
+        __m512i r[16];
+        for (unsigned i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(at[g * W + 16 * h + i]);
+        transpose_bytes16(r, codes[g][h]);
+      }
+    __m512i stop_at[G];
+    for (unsigned g = 0; g < G; ++g) stop_at[g] = _mm512_load_si512(stop + g * W);
+    __m512i step_no = _mm512_setzero_si512();
+    for (std::uint32_t s = 0; s < steps; ++s) {
+      const unsigned row = s & 15, block = 16 * (s >> 4);
+      for (unsigned g = 0; g < G; ++g) {
+        const __m128i lo = _mm_load_si128(reinterpret_cast<const __m128i*>(codes[g][0][row] + block));
+        const __m128i hi = _mm_load_si128(reinterpret_cast<const __m128i*>(codes[g][1][row] + block));
+        const __m512i idx = _mm512_cvtepu8_epi16(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
+        const __mmask32 in_text = _mm512_cmplt_epu16_mask(step_no, stop_at[g]);
+        for (unsigned p = 0; p < 2; ++p) {
+          // One Myers step (kernel_jobs.h, advance) on 16-bit lanes, and the score at row m.
+          const __m512i eq = _mm512_permutexvar_epi16(idx, table[p]);
+          const __m512i xv = _mm512_or_si512(eq, mv[p][g]);
+          const __m512i xh = _mm512_or_si512(
+              _mm512_xor_si512(_mm512_add_epi16(_mm512_and_si512(eq, pv[p][g]), pv[p][g]), pv[p][g]), eq);
+          const __m512i ph = _mm512_ternarylogic_epi32(mv[p][g], xh, pv[p][g], 0xF1);  // mv | ~(xh | pv)
+          const __m512i mh = _mm512_and_si512(pv[p][g], xh);
+          const __m512i ph_up = _mm512_slli_epi16(ph, 1);
+          const __m512i mh_up = _mm512_slli_epi16(mh, 1);
+          pv[p][g] = _mm512_ternarylogic_epi32(mh_up, xv, ph_up, 0xF1);  // mh | ~(xv | ph), shifted
+          mv[p][g] = _mm512_and_si512(ph_up, xv);
+          score[p][g] = _mm512_mask_add_epi16(score[p][g], _mm512_test_epi16_mask(ph, last), score[p][g], one);
+          score[p][g] = _mm512_mask_sub_epi16(score[p][g], _mm512_test_epi16_mask(mh, last), score[p][g], one);
+          lowest[p][g] = _mm512_mask_min_epu16(lowest[p][g], in_text, lowest[p][g], score[p][g]);
+        }
+      }
+      step_no = _mm512_add_epi16(step_no, one);
+    }
+    // Lanes whose text ended: their flags, then the next text from the start column.
+    for (unsigned g = 0; g < G; ++g) {
+      std::uint32_t ended = 0;
+      for (unsigned i = 0; i < W; ++i) {
+        const unsigned l = g * W + i;
+        if ((busy >> l & 1) == 0) continue;
+        if (left[l] <= steps) {
+          ended |= 1u << i;
+          continue;
+        }
+        left[l] -= steps;
+        at[l] += steps;
+      }
+      if (ended == 0) continue;
+      const std::uint32_t hit0 = _mm512_cmple_epu16_mask(lowest[0][g], kv);
+      const std::uint32_t hit1 = _mm512_cmple_epu16_mask(lowest[1][g], kv);
+      for (std::uint32_t e = ended; e; e &= e - 1) {
+        const unsigned i = static_cast<unsigned>(__builtin_ctz(e));
+        flags[text_of[g * W + i]] = static_cast<std::uint8_t>((hit0 >> i & 1) | (hit1 >> i & 1) << 1);
+        take(g * W + i);
+      }
+      const __mmask32 restart = ended;
+      for (unsigned p = 0; p < 2; ++p) {
+        pv[p][g] = _mm512_mask_mov_epi16(pv[p][g], restart, ones);
+        mv[p][g] = _mm512_maskz_mov_epi16(~restart, mv[p][g]);
+        score[p][g] = _mm512_mask_mov_epi16(score[p][g], restart, start_score);
+        lowest[p][g] = _mm512_mask_mov_epi16(lowest[p][g], restart, ones);
+      }
+    }
+  }
+}
+#pragma GCC diagnostic pop
+
 }  // namespace
 
 const KernelFns& avx512_kernel() {
   // contains wants the first end, which an early-exiting scalar scan finds soonest.
-  static const bool vbmi = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
+  static const bool bw = __builtin_cpu_supports("avx512bw");
+  static const bool vbmi = __builtin_cpu_supports("avx512vbmi") && bw;
   static const KernelFns fns{"avx512", &scan_avx512, scalar_kernel().scan_first,
                              &scan_jobs_avx512, vbmi ? &encode_vbmi : scalar_kernel().encode,
                              vbmi ? &build_peq_vbmi : scalar_kernel().build_peq,
                              vbmi ? &seed_lookup_vbmi : scalar_kernel().seed_lookup,
-                             vbmi ? &seed_spans_vbmi : avx2_kernel().seed_spans};
+                             vbmi ? &seed_spans_vbmi : avx2_kernel().seed_spans,
+                             bw ? &screen_avx512bw : nullptr};
   return fns;
 }
 

@@ -178,7 +178,7 @@ bool seed_spans_scalar(const SeedSpanQuery& query, const std::uint8_t* codes, st
 const KernelFns& scalar_kernel() {
   static const KernelFns fns{"scalar", &scan_scalar<false>, &scan_scalar<true>, &scan_jobs_scalar,
                              &encode_scalar, &build_peq_from_planes, &seed_lookup_scalar,
-                             &seed_spans_scalar};
+                             &seed_spans_scalar, nullptr};
   return fns;
 }
 

@@ -108,6 +108,28 @@ constexpr unsigned seed_base_shift(unsigned j) { return 2 * j; }
 using SeedSpansFn = bool (*)(const SeedSpanQuery& query, const std::uint8_t* codes, std::size_t n,
                              std::uint32_t* first, std::uint32_t* last);
 
+// The screen (Searcher::prescan, a few patterns over many short texts): whether each text
+// holds an end with cost <= k of either of two *pieces* (patterns of m <= 16 characters,
+// one profile word of 16 bits per class), both read on the text forward. A piece of a
+// pattern has an end <= k wherever the pattern has one, so a text where neither piece has
+// one needs no scan. Texts are class codes (each < 16, the pieces' rows); each must be
+// followed by kScreenOverrun readable bytes (the screen loads whole blocks and ignores what
+// lies past a text's end).
+constexpr std::size_t kScreenOverrun = 64;
+struct ScreenPieces {
+  std::uint16_t peq[2][16];  // piece i, class c: bit j set iff character j matches c
+  std::uint32_t m;           // both pieces' length, 1..16
+  std::int32_t k;            // < m
+};
+struct ScreenText {
+  const std::uint8_t* codes;
+  std::uint32_t len;
+};
+// flags[t] bit i (i = 0, 1): piece i has an end p (1 <= p <= texts[t].len) with
+// D(m, p) <= k in text t, exactly.
+using ScreenFn = void (*)(const ScreenPieces& pieces, const ScreenText* texts, std::size_t n,
+                          std::uint8_t* flags);
+
 struct KernelFns {
   const char* name;  // "scalar", "avx2", "avx512"
   ScanFn scan;
@@ -121,6 +143,9 @@ struct KernelFns {
   BuildPeqFn build_peq;
   SeedLookupFn seed_lookup;
   SeedSpansFn seed_spans;
+  // Null where it would be no faster than scan_jobs over the whole patterns (the scalar and
+  // AVX2 kernels, and AVX-512 without BW): the searcher then does not screen.
+  ScreenFn screen;
 };
 
 // The portable reference kernel, always available.
