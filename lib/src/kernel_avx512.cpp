@@ -710,11 +710,11 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool seed_spans_vbmi(cons
 }
 
 // The screen (ScreenFn): 16-bit lanes, so 32 texts a vector, each text read by two
-// vectors, one per piece, that share its codes: a block's codes of 32 texts are transposed
-// as bytes once, and a step's 32 codes widened to words index both pieces' tables (a
-// one-register word permute each). kScreenGroups such pairs of vectors step side by side,
-// as a Myers step is a chain of dependent instructions. Nothing is written per end: a
-// lane keeps the lowest score it has seen, compared with k only when its text ends.
+// vectors, one per piece, that share its bytes: a block's bytes of 32 texts are transposed
+// once, and a step's 32 bytes widened to words index both pieces' tables (a one-register
+// word permute each, which reads the low 5 bits). kScreenGroups such pairs of vectors step
+// side by side, as a Myers step is a chain of dependent instructions. Nothing is written
+// per end: a lane keeps the lowest score it has seen, compared with k when its text ends.
 // Blocks run as far as the lane closest to its end (at least kScreenMinBlock steps, at
 // most 64): a lane whose text ends earlier in the block reads on past it, but its lowest
 // score takes only the steps before its end (texts of varied lengths would otherwise make
@@ -722,17 +722,24 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool seed_spans_vbmi(cons
 constexpr unsigned kScreenLanes = 32;
 constexpr unsigned kScreenGroups = 2;
 constexpr std::uint32_t kScreenMinBlock = 16;
-static_assert(kScreenOverrun >= 64, "a block loads 64 codes of every lane");
+constexpr std::size_t kScreenAhead = 2 * kScreenLanes * kScreenGroups;
 
-// (GCC 12 warns of the unpacks' _mm512_undefined operand inlined here; see transpose_bytes16.)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-__attribute__((target("avx512f,avx512bw"))) void screen_avx512bw(const ScreenPieces& pieces, const ScreenText* texts,
+// A lane's 64 bytes from `at`, of which `left` belong to its text: a plain load unless the
+// text ends before them and they would cross into the next memory page (a masked load
+// there: it cannot fault, but is slow on AMD Zen). (Not instrumented by AddressSanitizer:
+// the bytes past a text's end are read on purpose, and ignored.)
+__attribute__((target("avx512f,avx512bw"), always_inline, no_sanitize_address)) inline __m512i lane_block(
+    const std::uint8_t* at, std::uint32_t left) {
+  constexpr std::uintptr_t kPage = 4096;
+  const auto from = reinterpret_cast<std::uintptr_t>(at);
+  if (left >= 64 || (from % kPage) + 64 <= kPage) return _mm512_loadu_si512(at);
+  return _mm512_maskz_loadu_epi8((__mmask64{1} << left) - 1, at);
+}
+
+__attribute__((target("avx512f,avx512bw"), no_sanitize_address)) void screen_avx512bw(const ScreenPieces& pieces, const ScreenText* texts,
                                                                 std::size_t n, std::uint8_t* flags) {
   constexpr unsigned W = kScreenLanes, G = kScreenGroups, L = G * W;
-  // Tables of 32 words for a one-register permute; codes are < 16.
-  const __m512i table[2] = {_mm512_zextsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(pieces.peq[0]))),
-                            _mm512_zextsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(pieces.peq[1])))};
+  const __m512i table[2] = {_mm512_loadu_si512(pieces.peq[0]), _mm512_loadu_si512(pieces.peq[1])};
   const __m512i ones = _mm512_set1_epi16(-1);
   const __m512i one = _mm512_set1_epi16(1);
   const __m512i last = _mm512_set1_epi16(static_cast<short>(1u << (pieces.m - 1)));
@@ -740,7 +747,7 @@ __attribute__((target("avx512f,avx512bw"))) void screen_avx512bw(const ScreenPie
   const __m512i start_score = _mm512_set1_epi16(static_cast<short>(pieces.m));
 
   // Per lane: where its text goes on, how much of it is left, and which text it is.
-  alignas(64) static const std::uint8_t kIdleText[128] = {};
+  alignas(64) static const std::uint8_t kIdleText[64] = {};
   const std::uint8_t* at[L];
   std::uint32_t left[L];
   std::uint32_t text_of[L];
@@ -754,7 +761,13 @@ __attribute__((target("avx512f,avx512bw"))) void screen_avx512bw(const ScreenPie
       busy &= ~(std::uint64_t{1} << l);
       return;
     }
-    at[l] = texts[next].codes;
+    // The text a round of lanes later, fetched into the cache now: texts are mostly read
+    // here first, and a lane's loads would wait for memory.
+    if (next + kScreenAhead < n) {
+      const ScreenText& ahead = texts[next + kScreenAhead];
+      for (std::uint32_t b = 0; b < ahead.len; b += 64) _mm_prefetch(reinterpret_cast<const char*>(ahead.bytes) + b, _MM_HINT_T0);
+    }
+    at[l] = texts[next].bytes;
     left[l] = texts[next].len;
     text_of[l] = static_cast<std::uint32_t>(next++);
     busy |= std::uint64_t{1} << l;
@@ -770,7 +783,7 @@ __attribute__((target("avx512f,avx512bw"))) void screen_avx512bw(const ScreenPie
       score[p][g] = start_score;
       lowest[p][g] = ones;
     }
-  alignas(64) std::uint8_t codes[G][2][16][64];  // [group][lanes 0-15, 16-31]: transpose_bytes16
+  alignas(64) std::uint8_t bytes[G][2][16][64];  // [group][lanes 0-15, 16-31]: transpose_bytes16
   alignas(64) std::uint16_t stop[L];              // steps of the block before the lane's end
   while (busy) {
     std::uint32_t shortest = UINT32_MAX, longest = 0;
@@ -784,8 +797,11 @@ __attribute__((target("avx512f,avx512bw"))) void screen_avx512bw(const ScreenPie
     for (unsigned g = 0; g < G; ++g)
       for (unsigned h = 0; h < 2; ++h) {
         __m512i r[16];
-        for (unsigned i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(at[g * W + 16 * h + i]);
-        transpose_bytes16(r, codes[g][h]);
+        for (unsigned i = 0; i < 16; ++i) {
+          const unsigned l = g * W + 16 * h + i;
+          r[i] = lane_block(at[l], left[l]);
+        }
+        transpose_bytes16(r, bytes[g][h]);
       }
     __m512i stop_at[G];
     for (unsigned g = 0; g < G; ++g) stop_at[g] = _mm512_load_si512(stop + g * W);
@@ -793,8 +809,8 @@ __attribute__((target("avx512f,avx512bw"))) void screen_avx512bw(const ScreenPie
     for (std::uint32_t s = 0; s < steps; ++s) {
       const unsigned row = s & 15, block = 16 * (s >> 4);
       for (unsigned g = 0; g < G; ++g) {
-        const __m128i lo = _mm_load_si128(reinterpret_cast<const __m128i*>(codes[g][0][row] + block));
-        const __m128i hi = _mm_load_si128(reinterpret_cast<const __m128i*>(codes[g][1][row] + block));
+        const __m128i lo = _mm_load_si128(reinterpret_cast<const __m128i*>(bytes[g][0][row] + block));
+        const __m128i hi = _mm_load_si128(reinterpret_cast<const __m128i*>(bytes[g][1][row] + block));
         const __m512i idx = _mm512_cvtepu8_epi16(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
         const __mmask32 in_text = _mm512_cmplt_epu16_mask(step_no, stop_at[g]);
         for (unsigned p = 0; p < 2; ++p) {

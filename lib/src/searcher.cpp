@@ -39,6 +39,14 @@ constexpr std::uint64_t kPrescanRecordSteps = std::uint64_t{1} << 20;
 constexpr std::size_t kSeedFilterMinScans = 8;
 constexpr std::uint64_t kFilteredGroupScale = 4;
 
+// The screen (Searcher::screens_): pieces of this many characters (a pattern's 16-bit
+// lane), for k up to kScreenMaxK (a random 16-mer comes within 3 edits of 150 random bases
+// in 0.3% of them, within 4 in ~3%), and patterns at most kScreenMaxPatterns (a record's
+// jobs are then at most 64, bits of PrescanRecord::live).
+constexpr std::uint32_t kScreenPiece = 16;
+constexpr std::int32_t kScreenMaxK = 4;
+constexpr std::size_t kScreenMaxPatterns = 32;
+
 // --paired jobs over part of a strand are a multiple of this many steps long (see prescan).
 constexpr std::uint32_t kPartQuantum = 16;
 
@@ -109,6 +117,57 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
   }
   paired_filter_ = PairedSeedFilter(options_.alphabet, options_.k, options_.searches_rc(),
                                     options_.overhang.has_value());
+  make_screens();
+}
+
+void Searcher::make_screens() {
+  const std::size_t npat = patterns_.size();
+  if (!kernel_.screen || options_.overhang || seed_filter_.enabled() || options_.k > kScreenMaxK ||
+      npat == 0 || npat > kScreenMaxPatterns || patterns_.max_length() > 64)
+    return;
+  std::vector<ScreenPieces> screens(npat);
+  for (std::size_t pi = 0; pi < npat; ++pi) {
+    // (profile_of reuses one scratch: the forward words are read before the reverse ones.)
+    const StrandProfile fwd = profile_of(static_cast<std::uint32_t>(pi), Strand::fwd);
+    if (fwd.m < kScreenPiece || fwd.classes_hint > 16) return;
+    // The piece: the 16 characters that match the fewest classes (an N matches all).
+    std::uint32_t best_at = 0, best_matches = UINT32_MAX;
+    for (std::uint32_t a = 0; a + kScreenPiece <= fwd.m; ++a) {
+      std::uint32_t matches = 0;
+      for (std::uint32_t c = 0; c < fwd.classes_hint; ++c)
+        matches += static_cast<std::uint32_t>(__builtin_popcountll(fwd.peq[c] >> a & 0xFFFF));
+      if (matches < best_matches) {
+        best_matches = matches;
+        best_at = a;
+      }
+    }
+    // The screen looks a byte up as b & 31 (the letters of either case are 1-26): each
+    // entry is the piece's words of every byte of that value ORed (exact for letters, whose
+    // cases are one class in dna and iupac; never less than a byte matches for the others).
+    ScreenPieces& sp = screens[pi];
+    sp.m = kScreenPiece;
+    sp.k = options_.k;
+    for (unsigned b = 0; b < 256; ++b)
+      sp.peq[0][b & 31] |= static_cast<std::uint16_t>(fwd.peq[class_of_[b]] >> best_at);
+    if (!options_.searches_rc()) {
+      std::copy(std::begin(sp.peq[0]), std::end(sp.peq[0]), std::begin(sp.peq[1]));
+      continue;
+    }
+    // The reverse strand has an end <= k exactly where reverse(complement(P)) has one in the
+    // forward text (edit distances keep under reversing both strings), and so wherever the
+    // reverse complement of the piece has one: character j of that is complement(P[a + 15
+    // - j]), row a + 15 - j of the rc profile (complement(P)).
+    const StrandProfile rc = profile_of(static_cast<std::uint32_t>(pi), Strand::rc);
+    if (rc.classes_hint != fwd.classes_hint) return;
+    for (unsigned b = 0; b < 256; ++b) {
+      const std::uint64_t rc_word = rc.peq[class_of_[b]];
+      std::uint16_t word = 0;
+      for (std::uint32_t j = 0; j < kScreenPiece; ++j)
+        word |= static_cast<std::uint16_t>((rc_word >> (best_at + kScreenPiece - 1 - j) & 1) << j);
+      sp.peq[1][b & 31] |= word;
+    }
+  }
+  screens_ = std::move(screens);
 }
 
 std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint64_t paired_first,
@@ -147,7 +206,11 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   // Filtered, a group holds several times the steps, in kernel calls as large: the few
   // jobs a record keeps then fill vectors across more records, with fewer calls (W3-32
   // 0.074 -> 0.064 s). Elsewhere that did not pay (W4), and dense ends want small groups.
-  const std::uint64_t group_steps = filtering ? kPrescanSteps * kFilteredGroupScale : kPrescanSteps;
+  // The screen (screens_): records are coded forward first, screened all together, and
+  // given jobs only for the strands it passes (after the loop below).
+  const bool screening = !screens_.empty() && paired_first == kAllPatterns && !first_end_decides && !filtering;
+  screened_.clear();
+  const std::uint64_t group_steps = filtering || screening ? kPrescanSteps * kFilteredGroupScale : kPrescanSteps;
   chunk_steps_ = group_steps;
   thread_local std::vector<Source> sources;
   sources.clear();
@@ -175,7 +238,9 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   std::uint64_t steps = 0;
   std::size_t r = 0;
   for (; r < texts.size(); ++r) {
-    PrescanRecord rec;
+    // Made in place: a record built on the stack and copied in was a store-forwarding stall
+    // (its fields stored one by one, then loaded as vectors), a tenth of W2's search.
+    PrescanRecord& rec = pre_records_.emplace_back();
     rec.text = texts[r];
     std::uint32_t first = 0, last = npat;
     if (paired_first != kAllPatterns) {
@@ -191,11 +256,19 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     // needs cutting in scan_chunked (a cut inside a record parts its two strands, which a
     // pattern panel scans together, a text per vector).
     const std::uint64_t record_jobs = scanned ? std::uint64_t{last - first} * pre_strands_ : 0;
-    if (r > 0 && (steps + record_jobs * n > group_steps || pre_jobs_.size() + record_jobs > kPrescanJobs))
+    if (r > 0 && (steps + record_jobs * n > group_steps || pre_jobs_.size() + record_jobs > kPrescanJobs)) {
+      pre_records_.pop_back();
       break;
+    }
     if (scanned) {
       rec.codes_offset = static_cast<std::uint32_t>(pre_fwd_.size());
       pre_fwd_.resize(pre_fwd_.size() + n);
+      if (screening) {  // (coded only if the screen passes it)
+        screened_.push_back(static_cast<std::uint32_t>(pre_records_.size() - 1));
+        rec.live = 0;  // (its jobs are made after the screen)
+        steps += record_jobs * n;
+        continue;
+      }
       std::uint8_t* rev_end = nullptr;
       if (strands == 2) {
         pre_rev_.resize(pre_fwd_.size());
@@ -237,7 +310,6 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
         rec.jobs = static_cast<std::uint32_t>(pre_jobs_.size() - rec.first_job);
         // (Counted as a whole record: its codes are held all the same.)
         steps += n;
-        pre_records_.push_back(rec);
         continue;
       }
       // Strand by strand: a strand's jobs share its text, which the kernel scans once for
@@ -287,7 +359,38 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       rec.jobs = static_cast<std::uint32_t>(pre_jobs_.size() - rec.first_job);
       steps += std::max<std::uint64_t>(rec.jobs, 1) * n;
     }
-    pre_records_.push_back(rec);
+  }
+  if (!screened_.empty()) {
+    // The screen reads the records' bytes as they are.
+    const std::size_t count = screened_.size();
+    screen_texts_.clear();
+    for (const std::uint32_t ri : screened_) {
+      const std::string_view text = pre_records_[ri].text;
+      screen_texts_.push_back({reinterpret_cast<const std::uint8_t*>(text.data()), static_cast<std::uint32_t>(text.size())});
+    }
+    screen_flags_.resize(count * npat);
+    for (std::uint32_t pi = 0; pi < npat; ++pi)
+      kernel_.screen(screens_[pi], screen_texts_.data(), count, screen_flags_.data() + std::size_t{pi} * count);
+    if (strands == 2) pre_rev_.resize(pre_fwd_.size());
+    // A record the screen passes is coded (both strands: traceback reads either) and
+    // given jobs in the order of PrescanRecord::live's bits: every pattern's forward job,
+    // then every reverse one.
+    for (std::size_t i = 0; i < count; ++i) {
+      PrescanRecord& rec = pre_records_[screened_[i]];
+      const auto n = static_cast<std::uint32_t>(rec.text.size());
+      rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
+      for (unsigned s = 0; s < strands; ++s)
+        for (std::uint32_t pi = 0; pi < npat; ++pi)
+          if (screen_flags_[std::size_t{pi} * count + i] >> s & 1) rec.live |= std::uint64_t{1} << (pi + s * npat);
+      if (rec.live == 0) continue;
+      kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), n,
+                     pre_fwd_.data() + rec.codes_offset, strands == 2 ? pre_rev_.data() + rec.codes_offset + n : nullptr);
+      for (std::uint64_t bits = rec.live; bits; bits &= bits - 1) {
+        const auto bit = static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        add_job(rec.codes_offset, bit >= npat, bit % npat, screened_[i], n);
+      }
+      rec.jobs = static_cast<std::uint32_t>(pre_jobs_.size() - rec.first_job);
+    }
   }
   auto fix_up = [&] {
     if (pre_fwd_.data() == fwd_at_start && pre_rev_.data() == rev_at_start && pre_peq_.empty()) return;

@@ -158,22 +158,31 @@ TEST_CASE("pattern panels through the prescan give the hits of one record at a t
     append_cigar(s, list.cigar(h));
     return s;
   };
-  for (int iter = 0; iter < 40; ++iter) {
+  for (int iter = 0; iter < 64; ++iter) {
     SearchOptions opt;
     opt.alphabet.alphabet = iter % 3 == 2 ? Alphabet::ascii : iter % 2 ? Alphabet::dna : Alphabet::iupac;
     const bool ascii = opt.alphabet.alphabet == Alphabet::ascii;
+    // Every fourth case a few patterns of 16 or more characters, which the AVX-512 kernel
+    // screens (Searcher::screens_: k <= 4, no seed filter), in texts of either case with
+    // other bytes now and then; iupac patterns with an N there (the screen's piece avoids it).
+    const bool screened = iter % 4 == 2;
     opt.both_strands = iter % 5 != 0;
     opt.selection = iter % 4 == 1 ? Selection::all_ends : iter % 4 == 3 ? Selection::best : Selection::local_minima;
     if (opt.alphabet.alphabet == Alphabet::iupac && iter % 8 < 4) opt.max_n_frac = 0.2f;
     if (!ascii && iter % 7 == 3) opt.overhang = 0.5f;
     opt.k = static_cast<int>(rng() % 6);  // k >= m for the shortest patterns now and then
     const std::string letters = ascii ? "abc" : "ACGT";
-    std::vector<Pattern> patterns(1 + rng() % 70);
-    for (std::size_t i = 0; i < patterns.size(); ++i)
-      patterns[i] = {"p" + std::to_string(i), random_text(rng, 4 + rng() % (iter % 3 ? 29 : 61), letters)};
-    std::vector<std::string> texts(1 + rng() % 30);
+    if (screened) opt.k = static_cast<int>(rng() % 5);
+    std::vector<Pattern> patterns(screened ? 1 + rng() % 3 : 1 + rng() % 70);
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+      const std::size_t m = screened ? 16 + rng() % 49 : 4 + rng() % (iter % 3 ? 29 : 61);
+      patterns[i] = {"p" + std::to_string(i), random_text(rng, m, letters)};
+      if (screened && opt.alphabet.alphabet == Alphabet::iupac && rng() % 2) patterns[i].seq[rng() % m] = 'N';
+    }
+    const std::string text_letters = ascii ? letters : screened ? "ACGTACGTNacgtn-*" : "ACGTACGTN";
+    std::vector<std::string> texts(1 + rng() % (screened ? 300 : 30));
     for (std::string& t : texts) {
-      t = random_text(rng, rng() % 400, ascii ? letters : "ACGTACGTN");
+      t = random_text(rng, rng() % 400, text_letters);
       for (int planted = static_cast<int>(rng() % 3); planted > 0 && !t.empty(); --planted) {
         // Copies as they are, reverse complemented, or with a substitution, so that the
         // seed filter of a panel (SeedFilter) has hits on either strand to keep.

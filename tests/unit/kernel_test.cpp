@@ -186,32 +186,30 @@ TEST_CASE("screen: whether each text holds an end <= k of either piece, as the s
     const std::uint32_t m = 1 + static_cast<std::uint32_t>(rng() % 16);
     const auto k = static_cast<std::int32_t>(rng() % m);
     // Two pieces as the searcher makes them: a pattern's forward profile and its reverse
-    // complement's, each <= 16 classes.
+    // complement's, looked up by byte & 31 (each entry the OR over the bytes of that value).
     const std::string seq = random_text(rng, m, iter % 2 == 0 && iter % 3 == 0 ? "ACGTNR" : "ACGT");
     const PatternSet ps({{"p", seq}}, opt);
     std::vector<std::uint64_t> scratch_fwd, scratch_rc;
-    const StrandProfile fwd = ps.profile(0, Strand::fwd, scratch_fwd);
-    const StrandProfile rc = ps.profile(0, Strand::rc, scratch_rc);
-    REQUIRE(fwd.classes_hint <= 16);
+    const StrandProfile prof[2] = {ps.profile(0, Strand::fwd, scratch_fwd), ps.profile(0, Strand::rc, scratch_rc)};
     ScreenPieces pieces{};
     pieces.m = m;
     pieces.k = k;
-    for (std::uint32_t c = 0; c < fwd.classes_hint; ++c) {
-      pieces.peq[0][c] = static_cast<std::uint16_t>(fwd.peq[c]);
-      pieces.peq[1][c] = static_cast<std::uint16_t>(rc.peq[c]);
-    }
     std::vector<std::uint8_t> class_of(256);
     for (unsigned b = 0; b < 256; ++b) class_of[b] = opt.alphabet.text_class(static_cast<std::uint8_t>(b));
+    for (unsigned p = 0; p < 2; ++p)
+      for (unsigned b = 0; b < 256; ++b)
+        pieces.peq[p][b & 31] |= static_cast<std::uint16_t>(prof[p].peq[class_of[b]]);
 
-    // Texts back to back (each followed by the next, the last by kScreenOverrun bytes), of
-    // one length or of any (blocks then end inside texts), some holding the pattern with an
-    // edit or two, some empty.
+    // Texts back to back in one buffer (the last one ends the allocation), of one length or
+    // of any (blocks then end inside texts), some holding the pattern with an edit or two,
+    // some empty, mostly bases in either case and now and then other bytes.
     const std::size_t ntext = 1 + rng() % 200;
     const std::size_t one_length = iter % 2 ? 0 : rng() % 200;
-    std::vector<std::uint8_t> codes;
+    const std::string letters = iter % 4 == 0 ? "ACGTNacgtn-*.@[" : "ACGTNacgtn";
+    std::string all;
     std::vector<std::pair<std::size_t, std::uint32_t>> spans;
     for (std::size_t t = 0; t < ntext; ++t) {
-      std::string text = random_text(rng, one_length ? one_length : rng() % 300, "ACGTN");
+      std::string text = random_text(rng, one_length ? one_length : rng() % 300, letters);
       if (!text.empty() && rng() % 3 == 0) {
         std::string planted = seq;
         if (rng() % 2) planted[rng() % planted.size()] = "ACGT"[rng() % 4];
@@ -219,24 +217,32 @@ TEST_CASE("screen: whether each text holds an end <= k of either piece, as the s
         const std::size_t at = rng() % text.size();
         text.replace(at, std::min(planted.size(), text.size() - at), planted.substr(0, std::min(planted.size(), text.size() - at)));
       }
-      spans.emplace_back(codes.size(), static_cast<std::uint32_t>(text.size()));
-      for (char ch : text) codes.push_back(class_of[static_cast<std::uint8_t>(ch)]);
+      spans.emplace_back(all.size(), static_cast<std::uint32_t>(text.size()));
+      all += text;
     }
-    for (std::size_t i = 0; i < kScreenOverrun; ++i) codes.push_back(static_cast<std::uint8_t>(rng() % fwd.classes_hint));
+    std::vector<std::uint8_t> bytes(all.begin(), all.end());
     std::vector<ScreenText> texts;
-    for (const auto& [off, len] : spans) texts.push_back({codes.data() + off, len});
+    for (const auto& [off, len] : spans) texts.push_back({bytes.data() + off, len});
 
-    // Wanted: any end of the piece's job in the scalar job kernel.
-    std::vector<std::uint8_t> want(ntext, 0);
-    for (unsigned p = 0; p < 2; ++p) {
-      std::vector<ScanJob> jobs;
-      for (const ScreenText& t : texts)
-        jobs.push_back({p == 0 ? fwd.peq : rc.peq, t.codes, t.len, m, fwd.classes_hint, ~std::uint64_t{0}, m, 0});
-      std::vector<JobEnd> ends(codes.size() + 1);
-      std::vector<JobState> finals(jobs.size());
-      const std::size_t found = scalar_kernel().scan_jobs(jobs.data(), jobs.size(), k, ends.data(), finals.data(), false);
-      for (std::size_t e = 0; e < found; ++e) want[ends[e].job] |= static_cast<std::uint8_t>(1u << p);
-    }
+    // Wanted: any end of the piece's job in the scalar job kernel, on the bytes as looked up
+    // (exactly), and on their classes (never more than the screen finds).
+    std::vector<std::uint8_t> want(ntext, 0), real(ntext, 0);
+    for (unsigned p = 0; p < 2; ++p)
+      for (bool looked_up : {true, false}) {
+        std::vector<std::uint64_t> peq32(32);
+        for (unsigned v = 0; v < 32; ++v) peq32[v] = pieces.peq[p][v];
+        std::vector<std::uint8_t> codes(bytes.size());
+        for (std::size_t i = 0; i < bytes.size(); ++i) codes[i] = looked_up ? bytes[i] & 31 : class_of[bytes[i]];
+        std::vector<ScanJob> jobs;
+        for (const auto& [off, len] : spans)
+          jobs.push_back({looked_up ? peq32.data() : prof[p].peq, codes.data() + off, len, m,
+                          looked_up ? 32u : prof[p].classes_hint, ~std::uint64_t{0}, m, 0});
+        std::vector<JobEnd> ends(codes.size() + 1);
+        std::vector<JobState> finals(jobs.size());
+        const std::size_t found = scalar_kernel().scan_jobs(jobs.data(), jobs.size(), k, ends.data(), finals.data(), false);
+        for (std::size_t e = 0; e < found; ++e) (looked_up ? want : real)[ends[e].job] |= static_cast<std::uint8_t>(1u << p);
+      }
+    for (std::size_t t = 0; t < ntext; ++t) REQUIRE((real[t] & ~want[t]) == 0);
     for (const KernelFns* kernel : available_kernels()) {
       if (!kernel->screen) continue;
       CAPTURE(iter);

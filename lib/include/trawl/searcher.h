@@ -119,6 +119,8 @@ class Searcher {
   StrandProfile profile_into(std::uint32_t pattern_idx, Strand strand, std::vector<std::uint64_t>& out);
   // The same, built into profile_scratch_.
   StrandProfile profile_of(std::uint32_t pattern_idx, Strand strand);
+  // Sets up screens_ where the kernel and the options allow a screen.
+  void make_screens();
   // The pattern's profile on one strand; a prescanned record reuses its job's words.
   StrandProfile profile_for(std::uint32_t pattern_idx, Strand strand);
   // Scans jobs[0, n) a bounded number of steps at a time, appending their ends to
@@ -213,6 +215,16 @@ class Searcher {
   // --paired: which strands of a record can have an end at all, and the part of each that
   // holds them (prescan scans only that part).
   PairedSeedFilter paired_filter_;
+  // The screen (KernelFns::screen), for a few long-enough patterns without the seed filter:
+  // per pattern, a piece of 16 of its characters and that piece's reverse complement,
+  // both read on a record's forward codes. A strand whose piece has no end <= k has none of
+  // its own, so prescan makes jobs only for the strands the screen passes (most records,
+  // for one primer in reads: a random 16-mer comes within 3 edits of 150 random bases in
+  // 0.3% of them). Empty: no screen.
+  std::vector<ScreenPieces> screens_;
+  std::vector<std::uint32_t> screened_;    // the group's screened records (prescan)
+  std::vector<ScreenText> screen_texts_;   // their texts
+  std::vector<std::uint8_t> screen_flags_; // [pattern][screened record]: ScreenFn's flags
   // Where job j's text starts in its strand's codes: pre_job_offsets_[j], or 0 past its
   // size (only jobs of a part of a strand have one). The kernel counts their ends from it.
   std::vector<std::uint32_t> pre_job_offsets_;
