@@ -723,6 +723,46 @@ constexpr unsigned kScreenLanes = 32;
 constexpr unsigned kScreenGroups = 2;
 constexpr std::uint32_t kScreenMinBlock = 16;
 constexpr std::size_t kScreenAhead = 2 * kScreenLanes * kScreenGroups;
+static_assert(kScreenGroups == 2, "screen_avx512bw names its vectors");
+
+// A step's 32 bytes of a group (transposed as two halves of 16 lanes: transpose_bytes16),
+// widened to words.
+__attribute__((target("avx512f,avx512bw"), always_inline)) inline __m512i screen_step_bytes(
+    const std::uint8_t (*halves)[16][64], unsigned row, unsigned block) {
+  const __m128i lo = _mm_load_si128(reinterpret_cast<const __m128i*>(halves[0][row] + block));
+  const __m128i hi = _mm_load_si128(reinterpret_cast<const __m128i*>(halves[1][row] + block));
+  return _mm512_cvtepu8_epi16(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
+}
+
+// One vector of the screen's lanes: the column (pv, mv), the score at row m, and the lowest
+// score since the lane's text began.
+struct ScreenLanes {
+  __m512i pv, mv, score, lowest;
+  // One Myers step (kernel_jobs.h, advance) on 16-bit lanes; `lowest` takes the new score
+  // in the lanes of in_text.
+  __attribute__((target("avx512f,avx512bw"), always_inline)) void step(__m512i eq, __mmask32 in_text, __m512i last,
+                                                                     __m512i one) {
+    const __m512i xv = _mm512_or_si512(eq, mv);
+    const __m512i xh = _mm512_or_si512(_mm512_xor_si512(_mm512_add_epi16(_mm512_and_si512(eq, pv), pv), pv), eq);
+    const __m512i ph = _mm512_ternarylogic_epi32(mv, xh, pv, 0xF1);  // mv | ~(xh | pv)
+    const __m512i mh = _mm512_and_si512(pv, xh);
+    const __m512i ph_up = _mm512_slli_epi16(ph, 1);
+    const __m512i mh_up = _mm512_slli_epi16(mh, 1);
+    pv = _mm512_ternarylogic_epi32(mh_up, xv, ph_up, 0xF1);  // mh | ~(xv | ph), shifted
+    mv = _mm512_and_si512(ph_up, xv);
+    score = _mm512_mask_add_epi16(score, _mm512_test_epi16_mask(ph, last), score, one);
+    score = _mm512_mask_sub_epi16(score, _mm512_test_epi16_mask(mh, last), score, one);
+    lowest = _mm512_mask_min_epu16(lowest, in_text, lowest, score);
+  }
+  // The lanes of `lanes` from the start column (vp all ones, score m), no score seen yet.
+  __attribute__((target("avx512f,avx512bw"), always_inline)) void restart(__mmask32 lanes, __m512i ones,
+                                                                        __m512i start_score) {
+    pv = _mm512_mask_mov_epi16(pv, lanes, ones);
+    mv = _mm512_maskz_mov_epi16(~lanes, mv);
+    score = _mm512_mask_mov_epi16(score, lanes, start_score);
+    lowest = _mm512_mask_mov_epi16(lowest, lanes, ones);
+  }
+};
 
 // A lane's 64 bytes from `at`, of which `left` belong to its text: a plain load unless the
 // text ends before them and they would cross into the next memory page (a masked load
@@ -774,15 +814,11 @@ __attribute__((target("avx512f,avx512bw"), no_sanitize_address)) void screen_avx
   };
   for (unsigned l = 0; l < L; ++l) take(l);
 
-  // [piece][group]; every lane starts at the start column (vp all ones, score m).
-  __m512i pv[2][G], mv[2][G], score[2][G], lowest[2][G];
-  for (unsigned p = 0; p < 2; ++p)
-    for (unsigned g = 0; g < G; ++g) {
-      pv[p][g] = ones;
-      mv[p][g] = _mm512_setzero_si512();
-      score[p][g] = start_score;
-      lowest[p][g] = ones;
-    }
+  // Four vectors of lanes by name, not in arrays: GCC kept arrays of them on the stack and
+  // stored every vector back each step.
+  // Piece a (0) and b (1) of group 0 and group 1, every lane at the start column.
+  const ScreenLanes start{ones, _mm512_setzero_si512(), start_score, ones};
+  ScreenLanes a0 = start, b0 = start, a1 = start, b1 = start;
   alignas(64) std::uint8_t bytes[G][2][16][64];  // [group][lanes 0-15, 16-31]: transpose_bytes16
   alignas(64) std::uint16_t stop[L];              // steps of the block before the lane's end
   while (busy) {
@@ -803,64 +839,42 @@ __attribute__((target("avx512f,avx512bw"), no_sanitize_address)) void screen_avx
         }
         transpose_bytes16(r, bytes[g][h]);
       }
-    __m512i stop_at[G];
-    for (unsigned g = 0; g < G; ++g) stop_at[g] = _mm512_load_si512(stop + g * W);
+    const __m512i stop0 = _mm512_load_si512(stop), stop1 = _mm512_load_si512(stop + W);
     __m512i step_no = _mm512_setzero_si512();
     for (std::uint32_t s = 0; s < steps; ++s) {
       const unsigned row = s & 15, block = 16 * (s >> 4);
-      for (unsigned g = 0; g < G; ++g) {
-        const __m128i lo = _mm_load_si128(reinterpret_cast<const __m128i*>(bytes[g][0][row] + block));
-        const __m128i hi = _mm_load_si128(reinterpret_cast<const __m128i*>(bytes[g][1][row] + block));
-        const __m512i idx = _mm512_cvtepu8_epi16(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
-        const __mmask32 in_text = _mm512_cmplt_epu16_mask(step_no, stop_at[g]);
-        for (unsigned p = 0; p < 2; ++p) {
-          // One Myers step (kernel_jobs.h, advance) on 16-bit lanes, and the score at row m.
-          const __m512i eq = _mm512_permutexvar_epi16(idx, table[p]);
-          const __m512i xv = _mm512_or_si512(eq, mv[p][g]);
-          const __m512i xh = _mm512_or_si512(
-              _mm512_xor_si512(_mm512_add_epi16(_mm512_and_si512(eq, pv[p][g]), pv[p][g]), pv[p][g]), eq);
-          const __m512i ph = _mm512_ternarylogic_epi32(mv[p][g], xh, pv[p][g], 0xF1);  // mv | ~(xh | pv)
-          const __m512i mh = _mm512_and_si512(pv[p][g], xh);
-          const __m512i ph_up = _mm512_slli_epi16(ph, 1);
-          const __m512i mh_up = _mm512_slli_epi16(mh, 1);
-          pv[p][g] = _mm512_ternarylogic_epi32(mh_up, xv, ph_up, 0xF1);  // mh | ~(xv | ph), shifted
-          mv[p][g] = _mm512_and_si512(ph_up, xv);
-          score[p][g] = _mm512_mask_add_epi16(score[p][g], _mm512_test_epi16_mask(ph, last), score[p][g], one);
-          score[p][g] = _mm512_mask_sub_epi16(score[p][g], _mm512_test_epi16_mask(mh, last), score[p][g], one);
-          lowest[p][g] = _mm512_mask_min_epu16(lowest[p][g], in_text, lowest[p][g], score[p][g]);
-        }
-      }
+      const __m512i idx0 = screen_step_bytes(bytes[0], row, block), idx1 = screen_step_bytes(bytes[1], row, block);
+      const __mmask32 in0 = _mm512_cmplt_epu16_mask(step_no, stop0), in1 = _mm512_cmplt_epu16_mask(step_no, stop1);
+      a0.step(_mm512_permutexvar_epi16(idx0, table[0]), in0, last, one);
+      b0.step(_mm512_permutexvar_epi16(idx0, table[1]), in0, last, one);
+      a1.step(_mm512_permutexvar_epi16(idx1, table[0]), in1, last, one);
+      b1.step(_mm512_permutexvar_epi16(idx1, table[1]), in1, last, one);
       step_no = _mm512_add_epi16(step_no, one);
     }
     // Lanes whose text ended: their flags, then the next text from the start column.
-    for (unsigned g = 0; g < G; ++g) {
-      std::uint32_t ended = 0;
-      for (unsigned i = 0; i < W; ++i) {
-        const unsigned l = g * W + i;
-        if ((busy >> l & 1) == 0) continue;
-        if (left[l] <= steps) {
-          ended |= 1u << i;
-          continue;
-        }
-        left[l] -= steps;
-        at[l] += steps;
+    std::uint32_t ended[G] = {};
+    for (unsigned l = 0; l < L; ++l) {
+      if ((busy >> l & 1) == 0) continue;
+      if (left[l] <= steps) {
+        ended[l / W] |= 1u << (l % W);
+        continue;
       }
-      if (ended == 0) continue;
-      const std::uint32_t hit0 = _mm512_cmple_epu16_mask(lowest[0][g], kv);
-      const std::uint32_t hit1 = _mm512_cmple_epu16_mask(lowest[1][g], kv);
-      for (std::uint32_t e = ended; e; e &= e - 1) {
+      left[l] -= steps;
+      at[l] += steps;
+    }
+    if ((ended[0] | ended[1]) == 0) continue;
+    const std::uint32_t hit_a[G] = {_mm512_cmple_epu16_mask(a0.lowest, kv), _mm512_cmple_epu16_mask(a1.lowest, kv)};
+    const std::uint32_t hit_b[G] = {_mm512_cmple_epu16_mask(b0.lowest, kv), _mm512_cmple_epu16_mask(b1.lowest, kv)};
+    for (unsigned g = 0; g < G; ++g)
+      for (std::uint32_t e = ended[g]; e; e &= e - 1) {
         const unsigned i = static_cast<unsigned>(__builtin_ctz(e));
-        flags[text_of[g * W + i]] = static_cast<std::uint8_t>((hit0 >> i & 1) | (hit1 >> i & 1) << 1);
+        flags[text_of[g * W + i]] = static_cast<std::uint8_t>((hit_a[g] >> i & 1) | (hit_b[g] >> i & 1) << 1);
         take(g * W + i);
       }
-      const __mmask32 restart = ended;
-      for (unsigned p = 0; p < 2; ++p) {
-        pv[p][g] = _mm512_mask_mov_epi16(pv[p][g], restart, ones);
-        mv[p][g] = _mm512_maskz_mov_epi16(~restart, mv[p][g]);
-        score[p][g] = _mm512_mask_mov_epi16(score[p][g], restart, start_score);
-        lowest[p][g] = _mm512_mask_mov_epi16(lowest[p][g], restart, ones);
-      }
-    }
+    a0.restart(ended[0], ones, start_score);
+    b0.restart(ended[0], ones, start_score);
+    a1.restart(ended[1], ones, start_score);
+    b1.restart(ended[1], ones, start_score);
   }
 }
 #pragma GCC diagnostic pop

@@ -237,7 +237,28 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   };
   std::uint64_t steps = 0;
   std::size_t r = 0;
-  for (; r < texts.size(); ++r) {
+  if (screening) {
+    // Records only, coded later if the screen passes them (after this loop): a lean loop,
+    // as most records of a screened group are never looked at again.
+    const std::uint64_t jobs_per_record = std::uint64_t{npat} * strands;
+    std::uint64_t coded = 0;
+    for (; r < texts.size(); ++r) {
+      const std::uint64_t n = texts[r].size();
+      const bool scanned = n <= kPrescanMaxText && jobs_per_record * n <= kPrescanRecordSteps;
+      const std::uint64_t record_steps = scanned ? jobs_per_record * n : 0;
+      if (r > 0 && (steps + record_steps > group_steps || (screened_.size() + 1) * jobs_per_record > kPrescanJobs)) break;
+      PrescanRecord& rec = pre_records_.emplace_back();
+      rec.text = texts[r];
+      rec.patterns = npat;
+      if (!scanned) continue;  // (the ordinary path, in select_prescanned)
+      rec.codes_offset = static_cast<std::uint32_t>(coded);
+      rec.live = 0;  // (its jobs are made after the screen)
+      coded += n;
+      steps += record_steps;
+      screened_.push_back(static_cast<std::uint32_t>(r));
+    }
+    pre_fwd_.resize(coded);
+  } else for (; r < texts.size(); ++r) {
     // Made in place: a record built on the stack and copied in was a store-forwarding stall
     // (its fields stored one by one, then loaded as vectors), a tenth of W2's search.
     PrescanRecord& rec = pre_records_.emplace_back();
@@ -263,12 +284,6 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     if (scanned) {
       rec.codes_offset = static_cast<std::uint32_t>(pre_fwd_.size());
       pre_fwd_.resize(pre_fwd_.size() + n);
-      if (screening) {  // (coded only if the screen passes it)
-        screened_.push_back(static_cast<std::uint32_t>(pre_records_.size() - 1));
-        rec.live = 0;  // (its jobs are made after the screen)
-        steps += record_jobs * n;
-        continue;
-      }
       std::uint8_t* rev_end = nullptr;
       if (strands == 2) {
         pre_rev_.resize(pre_fwd_.size());
