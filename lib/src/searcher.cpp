@@ -38,12 +38,15 @@ constexpr std::uint64_t kPrescanRecordSteps = std::uint64_t{1} << 20;
 // job or two.
 constexpr std::size_t kSeedFilterMinScans = 8;
 constexpr std::uint64_t kFilteredGroupScale = 4;
+// Screened (Searcher::screens_), a group holds up to this many times kPrescanSteps: the few
+// records the screen passes then give the kernel enough jobs to keep its lanes full (W2:
+// ~100 jobs a call at 4 times, half of them scanned by lanes whose neighbours had ended).
+constexpr std::uint64_t kScreenedGroupScale = 16;
 
-// The screen (Searcher::screens_): pieces of this many characters (a pattern's 16-bit
-// lane), for k up to kScreenMaxK (a random 16-mer comes within 3 edits of 150 random bases
+// The screen (Searcher::screens_): pieces of kScreenPiece characters (a 16-bit lane), for
+// k up to kScreenMaxK (a random 16-mer comes within 3 edits of 150 random bases
 // in 0.3% of them, within 4 in ~3%), and patterns at most kScreenMaxPatterns (a record's
 // jobs are then at most 64, bits of PrescanRecord::live).
-constexpr std::uint32_t kScreenPiece = 16;
 constexpr std::int32_t kScreenMaxK = 4;
 constexpr std::size_t kScreenMaxPatterns = 32;
 
@@ -145,7 +148,6 @@ void Searcher::make_screens() {
     // entry is the piece's words of every byte of that value ORed (exact for letters, whose
     // cases are one class in dna and iupac; never less than a byte matches for the others).
     ScreenPieces& sp = screens[pi];
-    sp.m = kScreenPiece;
     sp.k = options_.k;
     for (unsigned b = 0; b < 256; ++b)
       sp.peq[0][b & 31] |= static_cast<std::uint16_t>(fwd.peq[class_of_[b]] >> best_at);
@@ -210,7 +212,8 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   // given jobs only for the strands it passes (after the loop below).
   const bool screening = !screens_.empty() && paired_first == kAllPatterns && !first_end_decides && !filtering;
   screened_.clear();
-  const std::uint64_t group_steps = filtering || screening ? kPrescanSteps * kFilteredGroupScale : kPrescanSteps;
+  const std::uint64_t group_steps = screening ? kPrescanSteps * kScreenedGroupScale
+                                    : filtering ? kPrescanSteps * kFilteredGroupScale : kPrescanSteps;
   chunk_steps_ = group_steps;
   thread_local std::vector<Source> sources;
   sources.clear();
@@ -666,30 +669,6 @@ StrandProfile Searcher::profile_for(std::uint32_t pi, Strand strand) {
   StrandProfile prof = patterns_.profile_header(pi, strand);
   prof.peq = pre_jobs_[j].peq;
   return prof;
-}
-
-void Searcher::select_prescanned(std::size_t r) {
-  const PrescanRecord& rec = pre_records_[r];
-  if (rec.first_job == kNoJobs) {
-    set_text(rec.text);
-    return;
-  }
-  text_ = rec.text;
-  windowed_ = false;
-  rev_ready_ = false;
-  pre_current_ = &rec;
-}
-
-bool Searcher::selected_has_no_ends() const {
-  // Only where every end is kept and the record's jobs lie together: not for ends counted
-  // as they came (count) or forward-first jobs (contains), nor with overhang (ends past the
-  // text are not the kernel's).
-  const unsigned strands = options_.searches_rc() ? 2 : 1;
-  if (!pre_current_ || pre_current_->first_job == kNoJobs || pre_counted_ ||
-      pre_strands_ != strands || options_.overhang)
-    return false;
-  const std::uint32_t first = pre_current_->first_job;
-  return pre_end_offsets_[first + pre_current_->jobs] == pre_end_offsets_[first];
 }
 
 void Searcher::set_text(std::string_view text) {

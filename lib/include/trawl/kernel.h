@@ -109,24 +109,24 @@ using SeedSpansFn = bool (*)(const SeedSpanQuery& query, const std::uint8_t* cod
                              std::uint32_t* first, std::uint32_t* last);
 
 // The screen (Searcher::prescan, a few patterns over many short texts): whether each text
-// holds an end with cost <= k of either of two *pieces* (patterns of m <= 16 characters),
-// both read on the text forward. A piece of a pattern has an end <= k wherever the pattern
+// holds an end with cost <= k of either of two *pieces* (patterns of kScreenPiece
+// characters), both read on the text forward. A piece of a pattern has an end <= k wherever the pattern
 // has one, so a text where neither piece has one needs no scan. The screen reads a text's
 // bytes as they are: a byte b is looked up as b & 31 (the letters A-Z and a-z are 1-26),
 // so a piece's word for b & 31 must hold every character's bit that matches any byte of
 // that value (then a byte never matches less than it does, and the screen never misses
 // an end).
+constexpr std::uint32_t kScreenPiece = 16;
 struct ScreenPieces {
   std::uint16_t peq[2][32];  // piece i, byte value v (b & 31): bit j set iff char j matches
-  std::uint32_t m;           // both pieces' length, 1..16
-  std::int32_t k;            // < m
+  std::int32_t k;            // < kScreenPiece
 };
 struct ScreenText {
   const std::uint8_t* bytes;
   std::uint32_t len;
 };
 // flags[t] bit i (i = 0, 1): piece i has an end p (1 <= p <= texts[t].len) with
-// D(m, p) <= k in text t, exactly (for the bytes as looked up). The screen may load bytes past
+// D(kScreenPiece, p) <= k in text t, exactly (for the bytes as looked up). The screen may load bytes past
 // a text's end, never outside the text's last memory page, and ignores them.
 using ScreenFn = void (*)(const ScreenPieces& pieces, const ScreenText* texts, std::size_t n,
                           std::uint8_t* flags);
@@ -145,7 +145,7 @@ struct KernelFns {
   SeedLookupFn seed_lookup;
   SeedSpansFn seed_spans;
   // Null where it would be no faster than scan_jobs over the whole patterns (the scalar and
-  // AVX2 kernels, and AVX-512 without BW): the searcher then does not screen.
+  // AVX2 kernels, and AVX-512 without BW and BITALG): the searcher then does not screen.
   ScreenFn screen;
 };
 

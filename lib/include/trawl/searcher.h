@@ -254,4 +254,29 @@ class Searcher {
   StrandText strand_text_;                 // what the last strand_candidates() scanned
 };
 
+// (Inline: called once per record of every prescanned group, most of which have no end.)
+inline void Searcher::select_prescanned(std::size_t r) {
+  const PrescanRecord& rec = pre_records_[r];
+  if (rec.first_job == kNoJobs) {
+    set_text(rec.text);
+    return;
+  }
+  text_ = rec.text;
+  windowed_ = false;
+  rev_ready_ = false;
+  pre_current_ = &rec;
+}
+
+inline bool Searcher::selected_has_no_ends() const {
+  // Only where every end is kept and the record's jobs lie together: not for ends counted
+  // as they came (count) or forward-first jobs (contains), nor with overhang (ends past the
+  // text are not the kernel's).
+  const unsigned strands = options_.searches_rc() ? 2 : 1;
+  if (!pre_current_ || pre_current_->first_job == kNoJobs || pre_counted_ ||
+      pre_strands_ != strands || options_.overhang)
+    return false;
+  const std::uint32_t first = pre_current_->first_job;
+  return pre_end_offsets_[first + pre_current_->jobs] == pre_end_offsets_[first];
+}
+
 }  // namespace trawl
