@@ -255,7 +255,9 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       rec.patterns = npat;
       if (!scanned) continue;  // (the ordinary path, in select_prescanned)
       rec.codes_offset = static_cast<std::uint32_t>(coded);
-      rec.live = 0;  // (its jobs are made after the screen)
+      // No jobs until the screen passes it (below): most records are never visited again.
+      rec.first_job = 0;
+      rec.live = 0;
       coded += n;
       steps += record_steps;
       screened_.push_back(static_cast<std::uint32_t>(r));
@@ -394,13 +396,15 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     // given jobs in the order of PrescanRecord::live's bits: every pattern's forward job,
     // then every reverse one.
     for (std::size_t i = 0; i < count; ++i) {
+      std::uint8_t any = 0;
+      for (std::uint32_t pi = 0; pi < npat; ++pi) any |= screen_flags_[std::size_t{pi} * count + i];
+      if ((any & (strands == 2 ? 3 : 1)) == 0) continue;
       PrescanRecord& rec = pre_records_[screened_[i]];
       const auto n = static_cast<std::uint32_t>(rec.text.size());
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
       for (unsigned s = 0; s < strands; ++s)
         for (std::uint32_t pi = 0; pi < npat; ++pi)
           if (screen_flags_[std::size_t{pi} * count + i] >> s & 1) rec.live |= std::uint64_t{1} << (pi + s * npat);
-      if (rec.live == 0) continue;
       kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), n,
                      pre_fwd_.data() + rec.codes_offset, strands == 2 ? pre_rev_.data() + rec.codes_offset + n : nullptr);
       for (std::uint64_t bits = rec.live; bits; bits &= bits - 1) {
