@@ -126,8 +126,7 @@ struct ScreenText {
   std::uint32_t len;
 };
 // flags[t] bit i (i = 0, 1): piece i has an end p (1 <= p <= texts[t].len) with
-// D(kScreenPiece, p) <= k in text t, exactly (for the bytes as looked up). The screen may load bytes past
-// a text's end, never outside the text's last memory page, and ignores them.
+// D(kScreenPiece, p) <= k in text t, exactly (for the bytes as looked up).
 using ScreenFn = void (*)(const ScreenPieces& pieces, const ScreenText* texts, std::size_t n,
                           std::uint8_t* flags);
 
