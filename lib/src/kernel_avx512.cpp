@@ -762,6 +762,31 @@ struct ScreenLanes {
   }
 };
 
+// `steps` steps of the screen's four vectors (kScreenGroups pairs) on a block's transposed
+// bytes; kMasked: a lane's lowest score takes only its first stop[lane] steps.
+template <bool kMasked>
+__attribute__((target("avx512f,avx512bw,avx512bitalg"), always_inline)) inline void screen_block(
+    ScreenLanes& a0, ScreenLanes& b0, ScreenLanes& a1, ScreenLanes& b1, const std::uint8_t (*bytes)[2][16][64],
+    const __m512i (&table)[2], const std::uint16_t* stop, std::uint32_t steps) {
+  const __m512i stop0 = _mm512_load_si512(stop), stop1 = _mm512_load_si512(stop + kScreenLanes);
+  const __m512i one = _mm512_set1_epi16(1);
+  __m512i step_no = _mm512_setzero_si512();
+  for (std::uint32_t s = 0; s < steps; ++s) {
+    const unsigned row = s & 15, block = 16 * (s >> 4);
+    const __m512i idx0 = screen_step_bytes(bytes[0], row, block), idx1 = screen_step_bytes(bytes[1], row, block);
+    __mmask32 in0 = ~__mmask32{0}, in1 = ~__mmask32{0};
+    if constexpr (kMasked) {
+      in0 = _mm512_cmplt_epu16_mask(step_no, stop0);
+      in1 = _mm512_cmplt_epu16_mask(step_no, stop1);
+      step_no = _mm512_add_epi16(step_no, one);
+    }
+    a0.step(_mm512_permutexvar_epi16(idx0, table[0]), in0);
+    b0.step(_mm512_permutexvar_epi16(idx0, table[1]), in0);
+    a1.step(_mm512_permutexvar_epi16(idx1, table[0]), in1);
+    b1.step(_mm512_permutexvar_epi16(idx1, table[1]), in1);
+  }
+}
+
 // A lane's 64 bytes from `at`, of which `left` belong to its text: a masked load for a text's
 // last block, which reads only the text's own bytes (and the others as 0). (Masked loads
 // are slow on AMD Zen, but one a text cost nothing measurable against plain loads here.)
@@ -777,7 +802,6 @@ __attribute__((target("avx512f,avx512bw,avx512bitalg"))) void screen_avx512bw(co
   const __m512i table[2] = {_mm512_loadu_si512(pieces.peq[0]), _mm512_loadu_si512(pieces.peq[1])};
   static_assert(kScreenPiece == 16, "a piece fills a 16-bit lane");
   const __m512i ones = _mm512_set1_epi16(-1);
-  const __m512i one = _mm512_set1_epi16(1);
   const __m512i kv = _mm512_set1_epi16(static_cast<short>(pieces.k));
 
   // Per lane: where its text goes on, how much of it is left, and which text it is.
@@ -835,18 +859,10 @@ __attribute__((target("avx512f,avx512bw,avx512bitalg"))) void screen_avx512bw(co
         }
         transpose_bytes16(r, bytes[g][h]);
       }
-    const __m512i stop0 = _mm512_load_si512(stop), stop1 = _mm512_load_si512(stop + W);
-    __m512i step_no = _mm512_setzero_si512();
-    for (std::uint32_t s = 0; s < steps; ++s) {
-      const unsigned row = s & 15, block = 16 * (s >> 4);
-      const __m512i idx0 = screen_step_bytes(bytes[0], row, block), idx1 = screen_step_bytes(bytes[1], row, block);
-      const __mmask32 in0 = _mm512_cmplt_epu16_mask(step_no, stop0), in1 = _mm512_cmplt_epu16_mask(step_no, stop1);
-      a0.step(_mm512_permutexvar_epi16(idx0, table[0]), in0);
-      b0.step(_mm512_permutexvar_epi16(idx0, table[1]), in0);
-      a1.step(_mm512_permutexvar_epi16(idx1, table[0]), in1);
-      b1.step(_mm512_permutexvar_epi16(idx1, table[1]), in1);
-      step_no = _mm512_add_epi16(step_no, one);
-    }
+    // (Where every busy lane's text covers the block, as with texts of one length, no lane's
+    // steps need masking: idle lanes' scores are never read.)
+    if (shortest >= steps) screen_block<false>(a0, b0, a1, b1, bytes, table, stop, steps);
+    else screen_block<true>(a0, b0, a1, b1, bytes, table, stop, steps);
     // Lanes whose text ended: their flags, then the next text from the start column.
     std::uint32_t ended[G] = {};
     for (unsigned g = 0; g < G; ++g)

@@ -208,8 +208,8 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   // Filtered, a group holds several times the steps, in kernel calls as large: the few
   // jobs a record keeps then fill vectors across more records, with fewer calls (W3-32
   // 0.074 -> 0.064 s). Elsewhere that did not pay (W4), and dense ends want small groups.
-  // The screen (screens_): records are coded forward first, screened all together, and
-  // given jobs only for the strands it passes (after the loop below).
+  // The screen (screens_): a group's records are screened all together, on their bytes,
+  // and coded and given jobs only for the strands it passes (after the loop below).
   const bool screening = !screens_.empty() && paired_first == kAllPatterns && !first_end_decides && !filtering;
   screened_.clear();
   const std::uint64_t group_steps = screening ? kPrescanSteps * kScreenedGroupScale
@@ -245,6 +245,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     // as most records of a screened group are never looked at again.
     const std::uint64_t jobs_per_record = std::uint64_t{npat} * strands;
     std::uint64_t coded = 0;
+    screen_texts_.clear();
     for (; r < texts.size(); ++r) {
       const std::uint64_t n = texts[r].size();
       const bool scanned = n <= kPrescanMaxText && jobs_per_record * n <= kPrescanRecordSteps;
@@ -261,6 +262,7 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
       coded += n;
       steps += record_steps;
       screened_.push_back(static_cast<std::uint32_t>(r));
+      screen_texts_.push_back({reinterpret_cast<const std::uint8_t*>(texts[r].data()), static_cast<std::uint32_t>(n)});
     }
     pre_fwd_.resize(coded);
   } else for (; r < texts.size(); ++r) {
@@ -381,13 +383,8 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     }
   }
   if (!screened_.empty()) {
-    // The screen reads the records' bytes as they are.
+    // (The screen reads the records' bytes as they are: screen_texts_.)
     const std::size_t count = screened_.size();
-    screen_texts_.clear();
-    for (const std::uint32_t ri : screened_) {
-      const std::string_view text = pre_records_[ri].text;
-      screen_texts_.push_back({reinterpret_cast<const std::uint8_t*>(text.data()), static_cast<std::uint32_t>(text.size())});
-    }
     screen_flags_.resize(count * npat);
     for (std::uint32_t pi = 0; pi < npat; ++pi)
       kernel_.screen(screens_[pi], screen_texts_.data(), count, screen_flags_.data() + std::size_t{pi} * count);

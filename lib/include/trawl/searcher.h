@@ -168,7 +168,8 @@ class Searcher {
     std::uint32_t first_pattern = 0;
     std::uint32_t patterns = 0;  // its jobs: every pattern's forward, then (2 strands) reverse
     std::uint32_t jobs = 0;
-    // Filtered by SeedFilter or PairedSeedFilter: only the jobs of the bits of `live` were
+    // Filtered by SeedFilter, PairedSeedFilter or the screen (screens_; a record it rules
+    // out has no jobs, and first_job 0): only the jobs of the bits of `live` were
     // made (bit i: job i of the list above), in that order; kAllLive: every job, as listed.
     std::uint64_t live = kAllLive;
   };
@@ -216,11 +217,11 @@ class Searcher {
   // holds them (prescan scans only that part).
   PairedSeedFilter paired_filter_;
   // The screen (KernelFns::screen), for a few long-enough patterns without the seed filter:
-  // per pattern, a piece of 16 of its characters and that piece's reverse complement,
-  // both read on a record's forward codes. A strand whose piece has no end <= k has none of
-  // its own, so prescan makes jobs only for the strands the screen passes (most records,
-  // for one primer in reads: a random 16-mer comes within 3 edits of 150 random bases in
-  // 0.3% of them). Empty: no screen.
+  // per pattern, a piece of 16 of its characters and that piece's reverse complement, both
+  // read on a record's bytes. A strand whose piece has no end <= k has none of its own, so
+  // prescan codes records and makes jobs only for the strands the screen passes (few, for
+  // one primer in reads: a random 16-mer comes within 3 edits of 150 random bases in 0.3%
+  // of them). Empty: no screen.
   std::vector<ScreenPieces> screens_;
   std::vector<std::uint32_t> screened_;    // the group's screened records (prescan)
   std::vector<ScreenText> screen_texts_;   // their texts
