@@ -200,10 +200,6 @@ struct Avx512Narrow {
     static const bool bw = __builtin_cpu_supports("avx512bw");
     return bw;
   }
-  // (GCC 12 warns of the unpacks' own _mm512_undefined operand when they are inlined into a
-  // function with a target attribute; nothing here is uninitialized.)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
   __attribute__((target("avx512f,avx512bw"))) static void fill_two_tables(__m512i a, __m512i b, unsigned use_b, const std::uint8_t* const* text,
                               std::uint32_t steps, Word* dst, unsigned stride) {
     const __mmask64 in_block = steps >= 64 ? ~__mmask64{0} : (__mmask64{1} << steps) - 1;
@@ -224,7 +220,6 @@ struct Avx512Narrow {
       _mm512_store_si512(dst + s * stride, _mm512_permutex2var_epi32(a, idx, b));
     }
   }
-#pragma GCC diagnostic pop
 
   // Equality words of 16 lanes for `steps` steps, into dst[s * stride + lane], when every
   // lane has at most 16 classes: the low halves of a lane's class words make one register,
@@ -888,7 +883,6 @@ __attribute__((target("avx512f,avx512bw,avx512bitalg"))) void screen_avx512bw(co
     b1.restart(ended[1], ones);
   }
 }
-#pragma GCC diagnostic pop
 
 }  // namespace
 

@@ -55,6 +55,14 @@ constexpr std::uint32_t kPartQuantum = 16;
 
 std::uint64_t saturating_sub(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
 
+// Rows first .. first + count - 1 of a profile word in reverse order: row j of the result is
+// row first + count - 1 - j of `word` (the profile of the reversed pattern, or piece).
+std::uint64_t reversed_rows(std::uint64_t word, std::uint32_t first, std::uint32_t count) {
+  std::uint64_t reversed = 0;
+  for (std::uint32_t j = 0; j < count; ++j) reversed |= (word >> (first + count - 1 - j) & 1) << j;
+  return reversed;
+}
+
 }  // namespace
 
 Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
@@ -107,11 +115,7 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
       std::size_t at = 0;
       for (std::size_t pi = 0; pi < npat; ++pi) {
         const ScanJob& rc = panel_jobs_[npat + pi];
-        for (std::uint32_t c = 0; c < rc.classes; ++c) {
-          std::uint64_t reversed = 0;
-          for (std::uint32_t j = 0; j < rc.m; ++j) reversed |= (rc.peq[c] >> j & 1) << (rc.m - 1 - j);
-          panel_probe_peq_[at + c] = reversed;
-        }
+        for (std::uint32_t c = 0; c < rc.classes; ++c) panel_probe_peq_[at + c] = reversed_rows(rc.peq[c], 0, rc.m);
         panel_probe_jobs_[pi] = rc;
         panel_probe_jobs_[pi].peq = panel_probe_peq_.data() + at;
         at += rc.classes;
@@ -161,13 +165,8 @@ void Searcher::make_screens() {
     // - j]), row a + 15 - j of the rc profile (complement(P)).
     const StrandProfile rc = profile_of(static_cast<std::uint32_t>(pi), Strand::rc);
     if (rc.classes_hint != fwd.classes_hint) return;
-    for (unsigned b = 0; b < 256; ++b) {
-      const std::uint64_t rc_word = rc.peq[class_of_[b]];
-      std::uint16_t word = 0;
-      for (std::uint32_t j = 0; j < kScreenPiece; ++j)
-        word |= static_cast<std::uint16_t>((rc_word >> (best_at + kScreenPiece - 1 - j) & 1) << j);
-      sp.peq[1][b & 31] |= word;
-    }
+    for (unsigned b = 0; b < 256; ++b)
+      sp.peq[1][b & 31] |= static_cast<std::uint16_t>(reversed_rows(rc.peq[class_of_[b]], best_at, kScreenPiece));
   }
   screens_ = std::move(screens);
 }
@@ -393,15 +392,15 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
     // given jobs in the order of PrescanRecord::live's bits: every pattern's forward job,
     // then every reverse one.
     for (std::size_t i = 0; i < count; ++i) {
-      std::uint8_t any = 0;
-      for (std::uint32_t pi = 0; pi < npat; ++pi) any |= screen_flags_[std::size_t{pi} * count + i];
-      if ((any & (strands == 2 ? 3 : 1)) == 0) continue;
+      std::uint64_t live = 0;
+      for (unsigned s = 0; s < strands; ++s)
+        for (std::uint32_t pi = 0; pi < npat; ++pi)
+          live |= std::uint64_t{screen_flags_[std::size_t{pi} * count + i] >> s & 1u} << (pi + s * npat);
+      if (live == 0) continue;  // (most records: left as the lean loop made them)
       PrescanRecord& rec = pre_records_[screened_[i]];
       const auto n = static_cast<std::uint32_t>(rec.text.size());
       rec.first_job = static_cast<std::uint32_t>(pre_jobs_.size());
-      for (unsigned s = 0; s < strands; ++s)
-        for (std::uint32_t pi = 0; pi < npat; ++pi)
-          if (screen_flags_[std::size_t{pi} * count + i] >> s & 1) rec.live |= std::uint64_t{1} << (pi + s * npat);
+      rec.live = live;
       kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), n,
                      pre_fwd_.data() + rec.codes_offset, strands == 2 ? pre_rev_.data() + rec.codes_offset + n : nullptr);
       for (std::uint64_t bits = rec.live; bits; bits &= bits - 1) {
