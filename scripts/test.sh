@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Sets up like scripts/setup.sh, builds Release with the tests and runs all of them: unit,
-# differential (vs the DP oracle), Sassy vectors, pipeline invariance, golden CLI table, and
-# the Parquet crosscheck (DuckDB, hyparquet and parquet-wasm from npm; skipped if npm or its
-# registry is unavailable). Then the unit, property and CLI tests again under AddressSanitizer
-# and UndefinedBehaviorSanitizer (fewer random cases), and the pipeline tests under
-# ThreadSanitizer against a oneTBB rebuilt with TSan (scripts/tsan_tbb.sh; Debian's is not
-# instrumented). Set TRAWL_SKIP_SANITIZERS=1 to skip both.
+# differential (vs the DP oracle), Sassy vectors, pipeline invariance, golden CLI table, the
+# system-call budget (strace), and the Parquet crosscheck (DuckDB, hyparquet and parquet-wasm
+# from npm; skipped if npm or its registry is unavailable). Then the unit, property and CLI
+# tests again under AddressSanitizer and UndefinedBehaviorSanitizer (fewer random cases), and
+# the pipeline tests under ThreadSanitizer against a oneTBB rebuilt with TSan
+# (scripts/tsan_tbb.sh; Debian's is not instrumented). Set TRAWL_SKIP_SANITIZERS=1 to skip both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v npm >/dev/null 2>&1; then
+# Test tools: nodejs and npm for the Parquet crosscheck, strace for the system-call budget.
+tools=()
+command -v npm >/dev/null 2>&1 || tools+=(nodejs npm)
+command -v strace >/dev/null 2>&1 || tools+=(strace)
+if ((${#tools[@]})); then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  echo "test: installing nodejs and npm for the Parquet crosscheck" >&2
+  echo "test: installing ${tools[*]}" >&2
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${tools[@]}" >/dev/null
 fi
 bash scripts/setup.sh release
 ctest --preset release --output-on-failure -j"$(nproc)"
@@ -23,7 +27,8 @@ if [ "${TRAWL_SKIP_SANITIZERS:-0}" != 1 ]; then
   # tests/lsan.supp: one known htslib leak on its threaded error path.
   export TRAWL_DIFF_CASES=12000 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
-  ctest --preset asan-ubsan --output-on-failure -j"$(nproc)" -E parquet_crosscheck
+  # (The system-call budget is a property of the release build: ASan adds calls of its own.)
+  ctest --preset asan-ubsan --output-on-failure -j"$(nproc)" -E "parquet_crosscheck|syscall_budget"
 
   # ThreadSanitizer: the multi-threaded pipeline tests (every thread count and batch size,
   # tasks sized while they run, a long record's end and chunks' line index found by several

@@ -11,7 +11,6 @@
 #include <emmintrin.h>
 #endif
 
-#include "trawl/memory_pages.h"
 
 namespace trawl {
 
@@ -115,12 +114,6 @@ void advise_huge_pages(const void* data, std::size_t bytes) {
   const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
   const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
   if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
-
-// Maps the pages under [data, data + bytes) in one call before they are written: a fault
-// per 4 KiB page, in a VM, was a third of loading 262,144 patterns.
-void populate_pages(const void* data, std::size_t bytes) {
-  pages::advise_covering(data, bytes, MADV_POPULATE_WRITE);
 }
 
 // Calls line(begin, length, index) for every line of [begin, end) ('\r' before '\n' dropped,
@@ -228,11 +221,8 @@ void PatternSet::add_list(std::string_view text, std::shared_ptr<const void> own
   advise_huge_pages(seq_length_.data(), seq_length_.size() * sizeof(std::uint32_t));
   for_each(pieces.size(), [&](std::size_t i) {
     Piece& p = pieces[i];
-    const std::size_t piece_patterns = p.lines - p.blank.size();
     const char** begin_out = seq_begin_.data() + p.first_pattern;
     std::uint32_t* length_out = seq_length_.data() + p.first_pattern;
-    populate_pages(begin_out, piece_patterns * sizeof(const char*));
-    populate_pages(length_out, piece_patterns * sizeof(std::uint32_t));
     for_each_line(p.begin, p.end, [&](const char* begin, std::size_t len, std::uint64_t index) {
       if (len == 0) return true;
       const std::string_view seq(begin, len);

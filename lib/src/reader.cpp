@@ -593,13 +593,7 @@ class FastxReader::File {
     const std::size_t len = FastxReader::find_line_end(p, head);
     if (len < head || head == n) return len;
     if (line_end_finder != nullptr && *line_end_finder) return head + (*line_end_finder)(p + head, n - head);
-    // In steps, as find_line_end maps what it searches (never more of the file than that).
-    for (std::size_t at = head; at < n; at += kOnThisThread) {
-      const std::size_t step = std::min(kOnThisThread, n - at);
-      const std::size_t end = FastxReader::find_line_end(p + at, step);
-      if (end < step) return at + end;
-    }
-    return n;
+    return head + FastxReader::find_line_end(p + head, n - head);
   }
   // The RecordBatch span offset of `p`, a byte of the chunk being parsed (or of the mapped
   // file, for lend_one_line_sequence).
@@ -675,11 +669,10 @@ FastxReader::FastxReader(std::vector<std::string> paths, ReaderOptions options)
 
 FastxReader::~FastxReader() = default;
 
-// Both map the pages they read in one call before the first read, not a fault per 16 pages.
-std::size_t FastxReader::find_line_end(const char* p, std::size_t n) {
-  pages::advise_covering(p, n, MADV_POPULATE_READ);
-  return find_line_end_or_nul(p, n);
-}
+// No advice here: this runs for every record a mapped file lends, and a system call per
+// record (MADV_POPULATE_READ over up to a MiB each) made loading a pattern FASTA file cost
+// more than the whole search; a long line's pages fault in cheaply as they are read.
+std::size_t FastxReader::find_line_end(const char* p, std::size_t n) { return find_line_end_or_nul(p, n); }
 
 bool FastxReader::index_lines(const ChunkBytes& bytes, UninitializedVector<std::uint32_t>& newlines) {
   read_fully(bytes);

@@ -119,8 +119,7 @@ class FastxReader {
   // What a LineIndexer does, on this thread (the pipeline's, on each part).
   static bool index_lines(const ChunkBytes& bytes, UninitializedVector<std::uint32_t>& newlines);
   // The search on one thread (what a LineEndFinder does on each part), on bytes of a mapped
-  // file or other memory: [p, p + n) is mapped into the process in one call first (where
-  // the system can), not fault by fault.
+  // file or other memory. Makes no system call.
   static std::size_t find_line_end(const char* p, std::size_t n);
 
  private:
