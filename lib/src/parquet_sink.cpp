@@ -1,6 +1,7 @@
 // Parquet sinks: the same rows and column names as the TSV sinks (SPEC §7), written through
 // our own Parquet writer. format() (parallel) prepares the per-hit strings; write() (serial)
 // appends the values, so the writer itself is only touched by one thread.
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -47,20 +48,37 @@ std::string_view valid_utf8(std::string_view in, std::string& scratch) {
   return changed ? std::string_view(scratch) : in;
 }
 
-// [u32 len][bytes]
-void put_field(FormattedBytes& out, std::string_view v) {
-  const auto len = static_cast<std::uint32_t>(v.size());
-  const char* len_bytes = reinterpret_cast<const char*>(&len);
-  out.insert(out.end(), len_bytes, len_bytes + sizeof len);
-  out.insert(out.end(), v.begin(), v.end());
+using parquet::ColumnValues;
+
+// Whether every byte is ASCII (then valid UTF-8 as it is), 8 bytes at a time.
+bool all_ascii(std::string_view s) {
+  std::size_t i = 0;
+  std::uint64_t any = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    any |= w;
+  }
+  for (; i < s.size(); ++i) any |= static_cast<unsigned char>(s[i]);
+  return (any & 0x8080808080808080ULL) == 0;
 }
-std::string_view take(const FormattedBytes& in, std::size_t& pos) {
-  std::uint32_t len;
-  std::memcpy(&len, in.data() + pos, sizeof len);
-  pos += sizeof len;
-  std::string_view v(in.data() + pos, len);
-  pos += len;
-  return v;
+
+// Appends a string whose value changes only with `key` (a pattern or record index): a run
+// of equal keys extends one run of the column without building the string again.
+template <class Value>
+void add_keyed(ColumnValues& col, std::uint64_t key, std::uint64_t& last_key, Value value) {
+  if (key == last_key && col.runs() > 0) {
+    col.repeat_last();
+    return;
+  }
+  last_key = key;
+  col.add_string(value());
+}
+
+// The columns of a batch of rows, made ready for the schema's column count.
+parquet::RowBatch& rows_for(FormattedBatch& out, std::size_t columns) {
+  if (out.rows.columns.size() != columns) out.rows.columns.resize(columns);
+  return out.rows;
 }
 
 std::string created_by(const ParquetOptions& o) { return "trawl version " + o.version; }
@@ -76,46 +94,63 @@ class ParquetHitsSink final : public ResultSink {
         writer_(out, schema(columns_), popt.compression, metadata(popt), popt.row_group_rows,
                 128 << 20, created_by(popt)) {}
 
-  // Per hit: [u32 len][match_region][u32 len][cigar], already valid UTF-8.
+  // The rows in columns, on a worker thread: the serial write() only appends them.
   void format(const RecordBatch& batch, const BatchResults& results,
-              FormattedBytes& out) const override {
+              FormattedBatch& out) const override {
+    parquet::RowBatch& rows = rows_for(out, 6 + columns_.region + columns_.cigar + columns_.extra.size());
     std::string region, cigar, scratch;
+    PatternSet::IdRoom room;
+    std::uint64_t last_pattern = ~std::uint64_t{0}, last_text = ~std::uint64_t{0}, last_strand = 2;
+    std::vector<CigarOp> last_ops;  // of the last CIGAR spelled
+    bool last_reversed = false;
+    constexpr std::size_t kCheckedWhole = std::size_t{1} << 16;
+    bool ascii_text = false;  // the current record is short and all ASCII
     for (const Hit& h : results.hits.hits) {
       const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
+      auto col = rows.columns.begin();
+      add_keyed(*col++, h.pattern_idx, last_pattern, [&] { return valid_utf8(patterns_.id(h.pattern_idx, room), scratch); });
+      add_keyed(*col++, h.text_idx, last_text, [&] {
+        // A short record's bytes are checked once for all its regions, not region by region.
+        const std::string_view seq = batch.seq(r);
+        ascii_text = seq.size() <= kCheckedWhole && all_ascii(seq);
+        return valid_utf8(batch.name(r), scratch);
+      });
+      (col++)->i32.push_back(h.cost);
+      add_keyed(*col++, static_cast<std::uint64_t>(h.strand), last_strand,
+                [&] { return std::string_view(h.strand == Strand::fwd ? "+" : "-"); });
+      (col++)->i64.push_back(static_cast<std::int64_t>(h.start));
+      (col++)->i64.push_back(static_cast<std::int64_t>(h.end));
       const bool text_direction = h.strand == Strand::fwd || columns_.sam;
       if (columns_.region) {
         const std::string_view slice = batch.seq(r).substr(h.start, h.end - h.start);
-        region.clear();
         if (text_direction) {
-          region.assign(slice);
+          (col++)->add_string(ascii_text ? slice : valid_utf8(slice, scratch));
         } else {
+          region.clear();
           for (std::size_t i = slice.size(); i > 0; --i)
             region.push_back(static_cast<char>(alphabet_.complement(static_cast<std::uint8_t>(slice[i - 1]))));
+          (col++)->add_string(valid_utf8(region, scratch));
         }
-        put_field(out, valid_utf8(region, scratch));
       }
       if (columns_.cigar) {
-        cigar.clear();
-        append_cigar(cigar, results.hits.cigar(h), h.strand == Strand::rc && columns_.sam);
-        put_field(out, cigar);
+        // Neighbouring hits often have the same alignment: its text is spelled once.
+        const std::span<const CigarOp> ops = results.hits.cigar(h);
+        const bool reversed = h.strand == Strand::rc && columns_.sam;
+        const bool same = col->runs() > 0 && reversed == last_reversed && ops.size() == last_ops.size() &&
+                          std::equal(ops.begin(), ops.end(), last_ops.begin(), [](const CigarOp& a, const CigarOp& b) {
+                            return a.len == b.len && a.op == b.op;
+                          });
+        if (same) {
+          col->repeat_last();
+        } else {
+          last_ops.assign(ops.begin(), ops.end());
+          last_reversed = reversed;
+          cigar.clear();
+          append_cigar(cigar, ops, reversed);
+          col->add_string(cigar);
+        }
+        ++col;
       }
-    }
-  }
-
-  void write(const RecordBatch& batch, const BatchResults& results,
-             const FormattedBytes& formatted) override {
-    std::size_t pos = 0;
-    for (const Hit& h : results.hits.hits) {
-      const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
-      std::size_t col = 0;
-      writer_.append_string(col++, valid_utf8(patterns_.id(h.pattern_idx, id_room_), scratch_));
-      writer_.append_string(col++, valid_utf8(batch.name(r), scratch_));
-      writer_.append_int32(col++, h.cost);
-      writer_.append_string(col++, h.strand == Strand::fwd ? "+" : "-");
-      writer_.append_int64(col++, static_cast<std::int64_t>(h.start));
-      writer_.append_int64(col++, static_cast<std::int64_t>(h.end));
-      if (columns_.region) writer_.append_string(col++, take(formatted, pos));
-      if (columns_.cigar) writer_.append_string(col++, take(formatted, pos));
       for (ExtraColumn c : columns_.extra) {
         std::uint64_t v = 0;
         switch (c) {
@@ -124,10 +159,14 @@ class ParquetHitsSink final : public ResultSink {
           case ExtraColumn::pat_idx: v = h.pattern_idx; break;
           case ExtraColumn::text_idx: v = h.text_idx; break;
         }
-        writer_.append_int64(col++, static_cast<std::int64_t>(v));
+        (col++)->i64.push_back(static_cast<std::int64_t>(v));
       }
-      writer_.end_row();
     }
+    rows.rows = results.hits.hits.size();
+  }
+
+  void write(const RecordBatch&, const BatchResults&, const FormattedBatch& formatted) override {
+    writer_.append_rows(formatted.rows);
   }
   void close() override { writer_.close(); }
 
@@ -146,8 +185,6 @@ class ParquetHitsSink final : public ResultSink {
   AlphabetSpec alphabet_;
   HitColumns columns_;
   parquet::Writer writer_;
-  std::string scratch_;
-  PatternSet::IdRoom id_room_;
 };
 
 std::int32_t checked_count(std::uint64_t v) {
@@ -170,18 +207,30 @@ class ParquetCountSink final : public ResultSink {
       record_totals_.assign(patterns.size(), 0);
     }
   }
-  void format(const RecordBatch&, const BatchResults&, FormattedBytes&) const override {}
-  void write(const RecordBatch& batch, const BatchResults& results, const FormattedBytes&) override {
+  void format(const RecordBatch& batch, const BatchResults& results,
+               FormattedBatch& out) const override {
+    if (totals_) return;  // aggregated in write()
+    parquet::RowBatch& rows = rows_for(out, 3);
+    std::string scratch;
+    PatternSet::IdRoom room;
+    std::uint64_t last_pattern = ~std::uint64_t{0}, last_text = ~std::uint64_t{0};
     for (const PairCount& pc : results.pair_counts) {
-      if (totals_) {
-        hit_totals_[pc.pattern_idx] += pc.count;
-        record_totals_[pc.pattern_idx] += pc.count > 0;
-        continue;
-      }
-      writer_.append_string(0, valid_utf8(patterns_.id(pc.pattern_idx, id_room_), scratch_));
-      writer_.append_string(1, valid_utf8(batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record)), scratch_));
-      writer_.append_int32(2, checked_count(pc.count));
-      writer_.end_row();
+      add_keyed(rows.columns[0], pc.pattern_idx, last_pattern, [&] { return valid_utf8(patterns_.id(pc.pattern_idx, room), scratch); });
+      add_keyed(rows.columns[1], pc.text_idx, last_text, [&] {
+        return valid_utf8(batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record)), scratch);
+      });
+      rows.columns[2].i32.push_back(checked_count(pc.count));
+    }
+    rows.rows = results.pair_counts.size();
+  }
+  void write(const RecordBatch&, const BatchResults& results, const FormattedBatch& formatted) override {
+    if (!totals_) {
+      writer_.append_rows(formatted.rows);
+      return;
+    }
+    for (const PairCount& pc : results.pair_counts) {
+      hit_totals_[pc.pattern_idx] += pc.count;
+      record_totals_[pc.pattern_idx] += pc.count > 0;
     }
   }
   void close() override {
@@ -214,22 +263,32 @@ class ParquetContainsSink final : public ResultSink {
                 per_pair_ ? std::vector<Column>{{"pat_id", Type::utf8}, {"text_id", Type::utf8}, {"contains", Type::boolean}}
                           : std::vector<Column>{{"text_id", Type::utf8}, {"contains", Type::boolean}},
                 popt.compression, metadata(popt), popt.row_group_rows, 128 << 20, created_by(popt)) {}
-  void format(const RecordBatch&, const BatchResults&, FormattedBytes&) const override {}
-  void write(const RecordBatch& batch, const BatchResults& results, const FormattedBytes&) override {
+  void format(const RecordBatch& batch, const BatchResults& results,
+              FormattedBatch& out) const override {
+    std::string scratch;
+    PatternSet::IdRoom room;
+    std::uint64_t last_pattern = ~std::uint64_t{0}, last_text = ~std::uint64_t{0};
     if (per_pair_) {
+      parquet::RowBatch& rows = rows_for(out, 3);
       for (const PairCount& pc : results.pair_counts) {
-        writer_.append_string(0, valid_utf8(patterns_.id(pc.pattern_idx, id_room_), scratch_));
-        writer_.append_string(1, valid_utf8(batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record)), scratch_));
-        writer_.append_bool(2, pc.count > 0);
-        writer_.end_row();
+        add_keyed(rows.columns[0], pc.pattern_idx, last_pattern, [&] { return valid_utf8(patterns_.id(pc.pattern_idx, room), scratch); });
+        add_keyed(rows.columns[1], pc.text_idx, last_text, [&] {
+          return valid_utf8(batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record)), scratch);
+        });
+        rows.columns[2].bools.push_back(pc.count > 0);
       }
+      rows.rows = results.pair_counts.size();
       return;
     }
+    parquet::RowBatch& rows = rows_for(out, 2);
     for (std::size_t r = 0; r < results.contains.size(); ++r) {
-      writer_.append_string(0, valid_utf8(batch.name(r), scratch_));
-      writer_.append_bool(1, results.contains[r] != 0);
-      writer_.end_row();
+      rows.columns[0].add_string(valid_utf8(batch.name(r), scratch));
+      rows.columns[1].bools.push_back(results.contains[r] != 0);
     }
+    rows.rows = results.contains.size();
+  }
+  void write(const RecordBatch&, const BatchResults&, const FormattedBatch& formatted) override {
+    writer_.append_rows(formatted.rows);
   }
   void close() override { writer_.close(); }
 
@@ -237,8 +296,6 @@ class ParquetContainsSink final : public ResultSink {
   const PatternSet& patterns_;
   bool per_pair_;
   parquet::Writer writer_;
-  std::string scratch_;
-  PatternSet::IdRoom id_room_;
 };
 
 }  // namespace

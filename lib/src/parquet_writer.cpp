@@ -79,12 +79,6 @@ std::string_view as_chars(const std::uint8_t* p, std::size_t n) {
   return {reinterpret_cast<const char*>(p), n};
 }
 
-std::uint32_t read_u32le(const std::uint8_t* p) {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-
 void append(detail::Bytes& out, std::string_view s) {
   out.insert(out.end(), s.begin(), s.end());
 }
@@ -96,7 +90,9 @@ struct Dictionary {
   std::vector<std::uint32_t> offsets;  // start of each entry (its length prefix) in data
   std::vector<std::size_t> hashes;     // per entry, so growing the table needs no rehashing
   std::vector<std::uint32_t> slots;    // entry index + 1; 0 = empty
-  std::vector<std::uint32_t> indices;  // one per value of the chunk
+  std::vector<detail::ValueRun> runs;  // the open page's values, as runs of equal entries
+  std::size_t values = 0;              // in `runs`
+  std::uint32_t last = 0;              // the entry of the latest value (when size() > 0)
 
   std::size_t size() const { return offsets.size(); }
 
@@ -106,32 +102,26 @@ struct Dictionary {
     return as_chars(data.data() + begin, end - begin);
   }
 
-  void add_value(std::string_view v) {
+  // The entry of `v`, added if new.
+  std::uint32_t index_of(std::string_view v) {
     // Ids and strands come in runs; skip the hash for a repeat of the previous value.
-    if (!indices.empty() && entry(indices.back()) == v) {
-      indices.push_back(indices.back());
-      return;
-    }
+    if (size() > 0 && entry(last) == v) return last;
     if (slots.empty()) slots.assign(1024, 0);
     const std::size_t h = std::hash<std::string_view>{}(v);
     const std::size_t mask = slots.size() - 1;
     for (std::size_t s = h & mask;; s = (s + 1) & mask) {
       const std::uint32_t e = slots[s];
       if (e == 0) {
-        const auto index = static_cast<std::uint32_t>(offsets.size());
+        last = static_cast<std::uint32_t>(offsets.size());
         offsets.push_back(static_cast<std::uint32_t>(data.size()));
         hashes.push_back(h);
         detail::put_u32le(data, static_cast<std::uint32_t>(v.size()));
         append(data, v);
-        slots[s] = index + 1;
+        slots[s] = last + 1;
         if (offsets.size() * 2 > slots.size()) grow();
-        indices.push_back(index);
-        return;
+        return last;
       }
-      if (hashes[e - 1] == h && entry(e - 1) == v) {
-        indices.push_back(e - 1);
-        return;
-      }
+      if (hashes[e - 1] == h && entry(e - 1) == v) return last = e - 1;
     }
   }
 
@@ -149,26 +139,42 @@ struct Dictionary {
     data.clear();
     offsets.clear();
     hashes.clear();
-    indices.clear();
+    runs.clear();
+    values = 0;
     std::fill(slots.begin(), slots.end(), 0);
   }
 };
 
-// The buffered values of one column for the current row group. Buffers keep their capacity
-// across row groups, so steady state allocates nothing per value.
+// One column of the current row group. Values gather in an open page, which is encoded and
+// compressed into `pages` as soon as it is full, so a row group is held encoded, not as raw
+// values; the dictionary page (when used) goes before those pages once the chunk is complete.
+// Buffers keep their capacity across row groups, so steady state allocates nothing per value.
 struct ColumnState {
   Column column;
-  std::size_t count = 0;  // values buffered in this row group
+  std::size_t count = 0;  // values in this row group
+  // The open page's values, by type (strings: `plain`, or the dictionary's indices).
   std::vector<std::int32_t> i32;
   std::vector<std::int64_t> i64;
   std::vector<std::uint8_t> bools;  // one byte per value, bit-packed when the page is written
   detail::Bytes plain;              // utf8 values PLAIN-encoded, when not dictionary-encoded
-  std::uint64_t string_bytes = 0;   // sum of utf8 value lengths
+  std::size_t plain_values = 0;     // values in `plain`
+  std::uint64_t string_bytes = 0;   // sum of utf8 value lengths in this row group
   bool use_dictionary = false;
   // Set once a dictionary did not pay off: trawl's columns keep their character through a file,
   // so later chunks of that column go straight to PLAIN instead of hashing every value again.
   bool dictionary_disabled = false;
+  // The dictionary outgrew kMaxDictionaryBytes after its first data page: the row group ends
+  // at the next row, and the column is PLAIN from then on.
+  bool dictionary_full = false;
   Dictionary dictionary;
+  detail::Bytes pages;       // the chunk's data pages so far, page headers included
+  std::size_t data_pages = 0;
+  std::int64_t uncompressed = 0, compressed = 0;  // of `pages`
+  // Statistics of the chunk so far (strings in a dictionary: taken from its entries).
+  bool has_bounds = false;
+  std::int64_t int_min = 0, int_max = 0;
+  bool any_true = false, any_false = false;
+  std::string str_min, str_max;
 };
 
 // What footer metadata needs from a written column chunk.
@@ -248,24 +254,32 @@ void put_bit_packed(Bytes& out, const std::uint32_t* v, std::size_t n, int width
 
 }  // namespace
 
-void rle_hybrid_encode(Bytes& out, const std::uint32_t* v, std::size_t n, int width) {
-  // Values not yet emitted always form the contiguous range [pending, i), so a bit-packed run is
-  // packed straight from the input. Before an RLE run, the pending values must fill whole groups
-  // of 8; the run lends the values needed to pad them.
-  std::size_t pending = 0;
-  std::size_t i = 0;
-  while (i < n) {
-    std::size_t j = i + 1;
-    while (j < n && v[j] == v[i]) ++j;
-    const std::size_t pad = (8 - (i - pending) % 8) % 8;
-    if (j - i >= pad + 8) {
-      if (i + pad > pending) put_bit_packed(out, v + pending, i + pad - pending, width);
-      put_rle_run(out, v[i], j - i - pad, width);
-      pending = j;
+void rle_hybrid_encode_runs(Bytes& out, const ValueRun* runs, std::size_t count, int width) {
+  // Values not yet emitted gather in `pending`. Before an RLE run, the pending values must fill
+  // whole groups of 8; the run lends the values needed to pad them.
+  std::vector<std::uint32_t> pending;
+  for (std::size_t r = 0; r < count; ++r) {
+    const ValueRun& run = runs[r];
+    const std::size_t pad = (8 - pending.size() % 8) % 8;
+    if (run.count >= pad + 8) {
+      pending.insert(pending.end(), pad, run.value);
+      if (!pending.empty()) put_bit_packed(out, pending.data(), pending.size(), width);
+      put_rle_run(out, run.value, run.count - pad, width);
+      pending.clear();
+    } else {
+      pending.insert(pending.end(), run.count, run.value);
     }
-    i = j;
   }
-  if (pending < n) put_bit_packed(out, v + pending, n - pending, width);
+  if (!pending.empty()) put_bit_packed(out, pending.data(), pending.size(), width);
+}
+
+void rle_hybrid_encode(Bytes& out, const std::uint32_t* v, std::size_t n, int width) {
+  std::vector<ValueRun> runs;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (runs.empty() || runs.back().value != v[i]) runs.push_back({v[i], 0});
+    ++runs.back().count;
+  }
+  rle_hybrid_encode_runs(out, runs.data(), runs.size(), width);
 }
 
 bool is_valid_utf8(std::string_view s) {
@@ -399,7 +413,8 @@ struct Writer::Impl {
   std::string created_by;
 
   std::size_t rows_in_group = 0;
-  std::size_t buffered_bytes = 0;
+  std::size_t buffered_bytes = 0;  // raw bytes of the values of this row group
+  bool dictionary_full = false;    // a column's is (ColumnState::dictionary_full)
   std::uint64_t total_rows = 0;
   std::uint64_t offset = 0;  // bytes written so far = file offset of the next byte
   Bytes row_groups_meta;     // serialized RowGroup structs, spliced into the footer at close
@@ -407,6 +422,8 @@ struct Writer::Impl {
   enum class State { open, closed, failed } state = State::open;
 
   Bytes page, compressed, header;  // scratch, reused for every page
+  std::vector<std::size_t> cursors;  // append_rows: per column, where its values go on
+  std::vector<std::uint32_t> run_used;  // append_rows: rows of the current string run taken
   std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> zstd{nullptr, ZSTD_freeCCtx};
 
   Impl(ByteSink& sink, Compression c) : out(sink), compression(c) {}
@@ -431,10 +448,11 @@ struct Writer::Impl {
     return c;
   }
 
-  // One page: header, then the (compressed) body. Sizes in the header are per page; the chunk
-  // totals include header bytes.
-  void write_page(std::int32_t page_type, const std::uint8_t* body, std::size_t size,
-                  std::size_t num_values, std::int32_t encoding, ChunkInfo& info) {
+  // One page, header then (compressed) body, appended to `dst`; adds its sizes (header
+  // included, as the chunk totals want them) to `uncompressed` and `stored_total`.
+  void encode_page(std::int32_t page_type, const std::uint8_t* body, std::size_t size,
+                   std::size_t num_values, std::int32_t encoding, Bytes& dst,
+                   std::int64_t& uncompressed, std::int64_t& stored_total) {
     const std::uint8_t* data = body;
     std::size_t stored = size;
     if (compression == Compression::zstd) {
@@ -468,159 +486,246 @@ struct Writer::Impl {
       h.field_i32(3, kRle);  // level encodings are required even though no levels are stored
       h.field_i32(4, kRle);
       h.end_struct();
-      if (info.data_page_offset < 0) info.data_page_offset = static_cast<std::int64_t>(offset);
     } else {
       h.begin_struct(7);
       h.field_i32(1, static_cast<std::int32_t>(num_values));
       h.field_i32(2, kPlain);
       h.end_struct();
-      info.dictionary_page_offset = static_cast<std::int64_t>(offset);
     }
     h.end_struct();
-
-    emit(header.data(), header.size());
-    emit(data, stored);
-    info.uncompressed += static_cast<std::int64_t>(header.size() + size);
-    info.compressed += static_cast<std::int64_t>(header.size() + stored);
+    dst.insert(dst.end(), header.begin(), header.end());
+    dst.insert(dst.end(), data, data + stored);
+    uncompressed += static_cast<std::int64_t>(header.size() + size);
+    stored_total += static_cast<std::int64_t>(header.size() + stored);
   }
 
-  void write_fixed_width_pages(const void* values, std::size_t n, std::size_t width,
-                               ChunkInfo& info) {
-    const auto* p = static_cast<const std::uint8_t*>(values);
-    const std::size_t per_page = kPageBytes / width;
-    for (std::size_t i = 0; i < n; i += per_page) {
-      const std::size_t k = std::min(per_page, n - i);
-      write_page(kDataPage, p + i * width, k * width, k, kPlain, info);
+  void data_page(ColumnState& c, const std::uint8_t* body, std::size_t size, std::size_t num_values,
+                 std::int32_t encoding) {
+    encode_page(kDataPage, body, size, num_values, encoding, c.pages, c.uncompressed, c.compressed);
+    ++c.data_pages;
+  }
+
+  template <class T>
+  static void note_int_bounds(ColumnState& c, const std::vector<T>& v) {
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    c.int_min = c.has_bounds ? std::min<std::int64_t>(c.int_min, *lo) : *lo;
+    c.int_max = c.has_bounds ? std::max<std::int64_t>(c.int_max, *hi) : *hi;
+    c.has_bounds = true;
+  }
+  static void note_string_bounds(ColumnState& c, std::string_view v) {
+    if (!c.has_bounds || v < c.str_min) c.str_min.assign(v);
+    if (!c.has_bounds || v > c.str_max) c.str_max.assign(v);
+    c.has_bounds = true;
+  }
+
+  // Encodes the open page of `c` (if it holds values) into its chunk's pages.
+  void flush_page(ColumnState& c) {
+    switch (c.column.type) {
+      case Type::int32:
+        if (c.i32.empty()) return;
+        note_int_bounds(c, c.i32);
+        data_page(c, reinterpret_cast<const std::uint8_t*>(c.i32.data()), c.i32.size() * 4, c.i32.size(), kPlain);
+        c.i32.clear();
+        return;
+      case Type::int64:
+        if (c.i64.empty()) return;
+        note_int_bounds(c, c.i64);
+        data_page(c, reinterpret_cast<const std::uint8_t*>(c.i64.data()), c.i64.size() * 8, c.i64.size(), kPlain);
+        c.i64.clear();
+        return;
+      case Type::boolean: {
+        const std::size_t n = c.bools.size();
+        if (n == 0) return;
+        page.assign((n + 7) / 8, 0);
+        for (std::size_t j = 0; j < n; ++j) {
+          page[j >> 3] |= static_cast<std::uint8_t>(c.bools[j] << (j & 7));
+          (c.bools[j] ? c.any_true : c.any_false) = true;
+        }
+        data_page(c, page.data(), page.size(), n, kPlain);
+        c.bools.clear();
+        return;
+      }
+      case Type::utf8:
+        if (c.use_dictionary) {
+          Dictionary& d = c.dictionary;
+          if (d.values == 0) return;
+          // Each page carries its own bit width: that of the dictionary so far (at least 1).
+          const int width = std::max(1, detail::bit_width(static_cast<std::uint32_t>(d.size() - 1)));
+          page.clear();
+          page.push_back(static_cast<std::uint8_t>(width));
+          detail::rle_hybrid_encode_runs(page, d.runs.data(), d.runs.size(), width);
+          data_page(c, page.data(), page.size(), d.values, kRleDictionary);
+          d.runs.clear();
+          d.values = 0;
+          return;
+        }
+        if (c.plain_values == 0) return;
+        data_page(c, c.plain.data(), c.plain.size(), c.plain_values, kPlain);
+        c.plain.clear();
+        c.plain_values = 0;
+        return;
     }
   }
 
   template <class T>
-  void set_int_stats(const std::vector<T>& v, std::size_t n, ChunkInfo& info) {
-    const auto [lo, hi] = std::minmax_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
-    std::memcpy(info.min_buf, &*lo, sizeof(T));
-    std::memcpy(info.max_buf, &*hi, sizeof(T));
-    info.min = as_chars(info.min_buf, sizeof(T));
-    info.max = as_chars(info.max_buf, sizeof(T));
-    info.has_min_max = true;
-  }
-
-  void set_string_stats(std::string_view lo, std::string_view hi, ChunkInfo& info) {
-    if (lo.size() > kMaxStatBytes || hi.size() > kMaxStatBytes) return;
-    info.min = lo;
-    info.max = hi;
-    info.has_min_max = true;
+  void add_fixed(ColumnState& c, std::vector<T>& open, const T* v, std::size_t n) {
+    constexpr std::size_t kPerPage = kPageBytes / sizeof(T);
+    buffered_bytes += n * sizeof(T);
+    c.count += n;
+    while (n > 0) {
+      const std::size_t take = std::min(n, kPerPage - open.size());
+      open.insert(open.end(), v, v + take);
+      v += take;
+      n -= take;
+      if (open.size() == kPerPage) flush_page(c);
+    }
   }
 
   // Turns the dictionary-encoded values back into PLAIN (when the dictionary grew too large or
-  // does not pay off); the column then stays PLAIN for the rest of the file.
+  // does not pay off); the column then stays PLAIN for the rest of the file. Only before the
+  // chunk's first data page, while every value of the chunk is still in the open page.
   static void drop_dictionary(ColumnState& c) {
     c.dictionary_disabled = true;
     c.plain.clear();
-    for (const std::uint32_t index : c.dictionary.indices) {
-      const std::string_view v = c.dictionary.entry(index);
-      detail::put_u32le(c.plain, static_cast<std::uint32_t>(v.size()));
-      append(c.plain, v);
+    for (const detail::ValueRun& run : c.dictionary.runs) {
+      const std::string_view v = c.dictionary.entry(run.value);
+      for (std::size_t i = 0; i < run.count; ++i) {
+        detail::put_u32le(c.plain, static_cast<std::uint32_t>(v.size()));
+        append(c.plain, v);
+      }
     }
+    c.plain_values = c.dictionary.values;
+    for (std::uint32_t i = 0; i < c.dictionary.size(); ++i) note_string_bounds(c, c.dictionary.entry(i));
     c.dictionary.clear();
     c.use_dictionary = false;
   }
 
-  void write_string_chunk(ColumnState& c, ChunkInfo& info) {
-    const std::size_t n = c.count;
-    // Bit width >= 1 even for a one-entry dictionary: width 0 is legal but a needless edge case.
-    const int width = c.use_dictionary ? std::max(1, detail::bit_width(static_cast<std::uint32_t>(
-                                                         c.dictionary.size() - 1)))
-                                       : 0;
+  // `times` values `v` (valid UTF-8, checked by the caller).
+  void add_string(ColumnState& c, std::string_view v, std::size_t times) {
+    const std::size_t before = c.count;
+    c.count += times;
+    c.string_bytes += v.size() * times;
+    buffered_bytes += (4 + v.size()) * times;
     if (c.use_dictionary) {
-      // Keep the dictionary only if it beats PLAIN before compression (bit-packed size as bound).
-      const std::uint64_t dictionary_cost = c.dictionary.data.size() + (n * width + 7) / 8;
-      if (dictionary_cost >= 4 * n + c.string_bytes) drop_dictionary(c);
-    }
-    if (c.use_dictionary) {
-      const Dictionary& d = c.dictionary;
-      std::string_view lo = d.entry(0), hi = lo;
-      for (std::uint32_t i = 1; i < d.size(); ++i) {
-        lo = std::min(lo, d.entry(i));
-        hi = std::max(hi, d.entry(i));
+      Dictionary& d = c.dictionary;
+      const std::uint32_t index = d.index_of(v);
+      constexpr std::size_t kPerPage = kPageBytes / 4;
+      for (std::size_t left = times; left > 0;) {
+        const std::size_t take = std::min(left, kPerPage - d.values);
+        if (d.runs.empty() || d.runs.back().value != index) d.runs.push_back({index, 0});
+        d.runs.back().count += take;
+        d.values += take;
+        left -= take;
+        // (Before the probe below has seen the chunk's first values, no page is full.)
+        if (d.values == kPerPage) flush_page(c);
       }
-      set_string_stats(lo, hi, info);
-      write_page(kDictionaryPage, d.data.data(), d.data.size(), d.size(), kPlain, info);
-      const std::size_t per_page = std::max<std::size_t>(8, kPageBytes * 8 / width / 8 * 8);
-      for (std::size_t i = 0; i < n; i += per_page) {
-        const std::size_t k = std::min(per_page, n - i);
-        page.clear();
-        page.push_back(static_cast<std::uint8_t>(width));
-        detail::rle_hybrid_encode(page, d.indices.data() + i, k, width);
-        write_page(kDataPage, page.data(), page.size(), k, kRleDictionary, info);
+      const bool probe = before < kDictionaryProbeValues && c.count >= kDictionaryProbeValues &&
+                         d.size() * 4 > kDictionaryProbeValues * 3;
+      const bool too_big = d.data.size() > kMaxDictionaryBytes;
+      if ((probe || too_big) && c.data_pages == 0) {
+        drop_dictionary(c);
+      } else if (too_big) {
+        c.dictionary_full = dictionary_full = true;
       }
       return;
     }
-    // PLAIN: pages are slices of the buffer, cut at value boundaries after about kPageBytes.
-    const std::uint8_t* p = c.plain.data();
-    const std::size_t size = c.plain.size();
-    std::string_view lo, hi;
-    bool first = true;
-    for (std::size_t pos = 0; pos < size;) {
-      const std::size_t start = pos;
-      std::size_t k = 0;
-      do {
-        const std::uint32_t len = read_u32le(p + pos);
-        const std::string_view v = as_chars(p + pos + 4, len);
-        if (first || v < lo) lo = v;
-        if (first || v > hi) hi = v;
-        first = false;
-        pos += 4 + len;
-        ++k;
-      } while (pos < size && pos - start < kPageBytes);
-      write_page(kDataPage, p + start, pos - start, k, kPlain, info);
+    note_string_bounds(c, v);
+    for (std::size_t i = 0; i < times; ++i) {
+      detail::put_u32le(c.plain, static_cast<std::uint32_t>(v.size()));
+      append(c.plain, v);
+      ++c.plain_values;
+      if (c.plain.size() >= kPageBytes) flush_page(c);
     }
-    set_string_stats(lo, hi, info);
   }
 
-  void write_chunk(ColumnState& c, ChunkInfo& info) {
-    const std::size_t n = c.count;
+  // Ends the chunk's last page: a dictionary that never reached its first page and does not
+  // beat PLAIN before compression (bit-packed size as bound) is dropped first.
+  void finish_chunk(ColumnState& c) {
+    if (c.use_dictionary && c.data_pages == 0) {
+      const std::size_t n = c.count;
+      const int width = std::max(1, detail::bit_width(static_cast<std::uint32_t>(c.dictionary.size() - 1)));
+      const std::uint64_t dictionary_cost = c.dictionary.data.size() + (n * width + 7) / 8;
+      if (dictionary_cost >= 4 * n + c.string_bytes) drop_dictionary(c);
+    }
+    flush_page(c);
+  }
+
+  void set_bounds(const ColumnState& c, ChunkInfo& info) {
     switch (c.column.type) {
-      case Type::int32:
-        set_int_stats(c.i32, n, info);
-        write_fixed_width_pages(c.i32.data(), n, 4, info);
-        break;
-      case Type::int64:
-        set_int_stats(c.i64, n, info);
-        write_fixed_width_pages(c.i64.data(), n, 8, info);
-        break;
-      case Type::boolean: {
-        const bool any_true = std::find(c.bools.begin(), c.bools.end(), 1) != c.bools.end();
-        const bool any_false = std::find(c.bools.begin(), c.bools.end(), 0) != c.bools.end();
-        info.min_buf[0] = any_false ? 0 : 1;
-        info.max_buf[0] = any_true ? 1 : 0;
-        info.min = as_chars(info.min_buf, 1);
-        info.max = as_chars(info.max_buf, 1);
-        info.has_min_max = true;
-        const std::size_t per_page = kPageBytes * 8;
-        for (std::size_t i = 0; i < n; i += per_page) {
-          const std::size_t k = std::min(per_page, n - i);
-          page.assign((k + 7) / 8, 0);
-          for (std::size_t j = 0; j < k; ++j)
-            page[j >> 3] |= static_cast<std::uint8_t>(c.bools[i + j] << (j & 7));
-          write_page(kDataPage, page.data(), page.size(), k, kPlain, info);
-        }
+      case Type::int32: {
+        const auto lo = static_cast<std::int32_t>(c.int_min), hi = static_cast<std::int32_t>(c.int_max);
+        std::memcpy(info.min_buf, &lo, 4);
+        std::memcpy(info.max_buf, &hi, 4);
+        info.min = as_chars(info.min_buf, 4);
+        info.max = as_chars(info.max_buf, 4);
         break;
       }
-      case Type::utf8:
-        write_string_chunk(c, info);
+      case Type::int64:
+        std::memcpy(info.min_buf, &c.int_min, 8);
+        std::memcpy(info.max_buf, &c.int_max, 8);
+        info.min = as_chars(info.min_buf, 8);
+        info.max = as_chars(info.max_buf, 8);
         break;
+      case Type::boolean:
+        info.min_buf[0] = c.any_false ? 0 : 1;
+        info.max_buf[0] = c.any_true ? 1 : 0;
+        info.min = as_chars(info.min_buf, 1);
+        info.max = as_chars(info.max_buf, 1);
+        break;
+      case Type::utf8: {
+        std::string_view lo = c.str_min, hi = c.str_max;
+        if (c.use_dictionary) {
+          const Dictionary& d = c.dictionary;
+          lo = hi = d.entry(0);
+          for (std::uint32_t i = 1; i < d.size(); ++i) {
+            lo = std::min(lo, d.entry(i));
+            hi = std::max(hi, d.entry(i));
+          }
+        }
+        // Longer bounds are left out rather than truncated.
+        if (lo.size() > kMaxStatBytes || hi.size() > kMaxStatBytes) return;
+        info.min = lo;
+        info.max = hi;
+        break;
+      }
     }
+    info.has_min_max = true;
+  }
+
+  // Writes one column's chunk: the dictionary page, if any, then the data pages.
+  void write_chunk(ColumnState& c, ChunkInfo& info) {
+    finish_chunk(c);
+    set_bounds(c, info);
+    if (c.use_dictionary) {
+      const Dictionary& d = c.dictionary;
+      page.clear();
+      encode_page(kDictionaryPage, d.data.data(), d.data.size(), d.size(), kPlain, page,
+                  info.uncompressed, info.compressed);
+      info.dictionary_page_offset = static_cast<std::int64_t>(offset);
+      emit(page.data(), page.size());
+    }
+    info.data_page_offset = static_cast<std::int64_t>(offset);
+    emit(c.pages.data(), c.pages.size());
+    info.uncompressed += c.uncompressed;
+    info.compressed += c.compressed;
   }
 
   void reset(ColumnState& c) {
+    if (c.dictionary_full) c.dictionary_disabled = true;
+    c.dictionary_full = false;
     c.count = 0;
     c.i32.clear();
     c.i64.clear();
     c.bools.clear();
     c.plain.clear();
+    c.plain_values = 0;
     c.string_bytes = 0;
     c.dictionary.clear();
     c.use_dictionary = c.column.type == Type::utf8 && !c.dictionary_disabled;
+    c.pages.clear();
+    c.data_pages = 0;
+    c.uncompressed = c.compressed = 0;
+    c.has_bounds = c.any_true = c.any_false = false;
   }
 
   // Writes the buffered rows as one row group and records its metadata for the footer.
@@ -677,6 +782,21 @@ struct Writer::Impl {
     ++num_row_groups;
     rows_in_group = 0;
     buffered_bytes = 0;
+    dictionary_full = false;
+  }
+
+  // After `rows` more complete rows: ends the row group where it is full (a failure leaves
+  // the writer failed).
+  void rows_added(std::size_t rows) {
+    rows_in_group += rows;
+    total_rows += rows;
+    if (rows_in_group < row_group_rows && buffered_bytes < row_group_bytes && !dictionary_full) return;
+    try {
+      flush_row_group();
+    } catch (...) {
+      state = State::failed;
+      throw;
+    }
   }
 
   void write_footer() {
@@ -733,7 +853,87 @@ struct Writer::Impl {
     emit(meta.data(), meta.size());
     emit(tail.data(), tail.size());
   }
+
+  void check_string(const ColumnState& c, std::string_view v) const {
+    if (v.size() > kMaxPageBytes - 4)
+      fail("column '" + c.column.name + "': a value of " + std::to_string(v.size()) +
+           " bytes exceeds the 2 GiB page limit");
+    if (!detail::is_valid_utf8(v))
+      fail("column '" + c.column.name + "', row " + std::to_string(total_rows) +
+           ": value is not valid UTF-8");
+  }
+
+  // append_rows: that `b` holds `b.rows` values of the right type in every column, every
+  // string valid; throws before anything is appended otherwise.
+  void check_batch(const RowBatch& b) const {
+    if (state != State::open) fail("append_rows called after close() or a failed write");
+    if (b.columns.size() != columns.size())
+      fail("append_rows: " + std::to_string(b.columns.size()) + " columns for a schema of " +
+           std::to_string(columns.size()));
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+      const ColumnState& c = columns[j];
+      const ColumnValues& v = b.columns[j];
+      if (c.count != rows_in_group) fail("append_rows: a row begun value by value is not complete");
+      std::size_t n = 0;
+      switch (c.column.type) {
+        case Type::int32: n = v.i32.size(); break;
+        case Type::int64: n = v.i64.size(); break;
+        case Type::boolean: n = v.bools.size(); break;
+        case Type::utf8:
+          for (std::size_t r = 0; r < v.runs(); ++r) {
+            check_string(c, v.run(r));
+            n += v.run_rows(r);
+          }
+          break;
+      }
+      if (n != b.rows)
+        fail("append_rows: column '" + c.column.name + "' has " + std::to_string(n) + " values for " +
+             std::to_string(b.rows) + " rows");
+    }
+  }
+
+  // append_rows: rows [from, from + n) of column j of `b` (cursors[j], run_used[j]: where its
+  // string runs stand).
+  void add_rows(std::size_t j, const ColumnValues& v, std::size_t from, std::size_t n) {
+    ColumnState& c = columns[j];
+    switch (c.column.type) {
+      case Type::int32: add_fixed(c, c.i32, v.i32.data() + from, n); return;
+      case Type::int64: add_fixed(c, c.i64, v.i64.data() + from, n); return;
+      case Type::boolean: add_fixed(c, c.bools, v.bools.data() + from, n); return;
+      case Type::utf8:
+        while (n > 0) {
+          std::size_t& run = cursors[j];
+          const std::size_t take = std::min<std::size_t>(n, v.run_rows(run) - run_used[j]);
+          add_string(c, v.run(run), take);
+          n -= take;
+          run_used[j] += static_cast<std::uint32_t>(take);
+          if (run_used[j] == v.run_rows(run)) {
+            ++run;
+            run_used[j] = 0;
+          }
+        }
+        return;
+    }
+  }
 };
+
+// ColumnValues / RowBatch ------------------------------------------------------------------------
+
+void ColumnValues::clear() {
+  i32.clear();
+  i64.clear();
+  bools.clear();
+  run_rows_.clear();
+  offsets_.resize(1);
+  bytes_.clear();
+}
+
+void RowBatch::clear() {
+  rows = 0;
+  for (ColumnValues& c : columns) c.clear();
+}
+
+// Writer ---------------------------------------------------------------------------------------
 
 Writer::Writer(ByteSink& out, std::vector<Column> schema, Compression compression,
                std::vector<std::pair<std::string, std::string>> key_value_metadata,
@@ -770,46 +970,24 @@ Writer::~Writer() = default;
 
 void Writer::append_int32(std::size_t col, std::int32_t v) {
   ColumnState& c = impl_->column(col, Type::int32, "append_int32");
-  c.i32.push_back(v);
-  ++c.count;
-  impl_->buffered_bytes += 4;
+  impl_->add_fixed(c, c.i32, &v, 1);
 }
 
 void Writer::append_int64(std::size_t col, std::int64_t v) {
   ColumnState& c = impl_->column(col, Type::int64, "append_int64");
-  c.i64.push_back(v);
-  ++c.count;
-  impl_->buffered_bytes += 8;
+  impl_->add_fixed(c, c.i64, &v, 1);
 }
 
 void Writer::append_bool(std::size_t col, bool v) {
   ColumnState& c = impl_->column(col, Type::boolean, "append_bool");
-  c.bools.push_back(v ? 1 : 0);
-  ++c.count;
-  impl_->buffered_bytes += 1;
+  const std::uint8_t byte = v ? 1 : 0;
+  impl_->add_fixed(c, c.bools, &byte, 1);
 }
 
 void Writer::append_string(std::size_t col, std::string_view v) {
   ColumnState& c = impl_->column(col, Type::utf8, "append_string");
-  if (v.size() > kMaxPageBytes - 4)
-    fail("column '" + c.column.name + "': a value of " + std::to_string(v.size()) +
-         " bytes exceeds the 2 GiB page limit");
-  if (!detail::is_valid_utf8(v))
-    fail("column '" + c.column.name + "', row " + std::to_string(impl_->total_rows) +
-         ": value is not valid UTF-8");
-  if (c.use_dictionary) {
-    Dictionary& d = c.dictionary;
-    d.add_value(v);
-    if (d.data.size() > kMaxDictionaryBytes ||
-        (d.indices.size() == kDictionaryProbeValues && d.size() * 4 > kDictionaryProbeValues * 3))
-      Impl::drop_dictionary(c);
-  } else {
-    detail::put_u32le(c.plain, static_cast<std::uint32_t>(v.size()));
-    append(c.plain, v);
-  }
-  c.string_bytes += v.size();
-  ++c.count;
-  impl_->buffered_bytes += 4 + v.size();
+  impl_->check_string(c, v);
+  impl_->add_string(c, v, 1);
 }
 
 void Writer::end_row() {
@@ -819,15 +997,27 @@ void Writer::end_row() {
     if (c.count != m.rows_in_group + 1)
       fail("end_row: column '" + c.column.name + "' has no value in row " +
            std::to_string(m.total_rows));
-  ++m.rows_in_group;
-  ++m.total_rows;
-  if (m.rows_in_group >= m.row_group_rows || m.buffered_bytes >= m.row_group_bytes) {
+  m.rows_added(1);
+}
+
+void Writer::append_rows(const RowBatch& batch) {
+  Impl& m = *impl_;
+  m.check_batch(batch);
+  // In steps of rows, so that a row group ends close to where its byte bound or a full
+  // dictionary is reached.
+  constexpr std::size_t kRowsPerStep = 4096;
+  m.cursors.assign(m.columns.size(), 0);
+  m.run_used.assign(m.columns.size(), 0);
+  for (std::size_t done = 0; done < batch.rows;) {
+    const std::size_t n = std::min({batch.rows - done, m.row_group_rows - m.rows_in_group, kRowsPerStep});
     try {
-      m.flush_row_group();
+      for (std::size_t j = 0; j < m.columns.size(); ++j) m.add_rows(j, batch.columns[j], done, n);
     } catch (...) {
       m.state = Impl::State::failed;
       throw;
     }
+    m.rows_added(n);
+    done += n;
   }
 }
 

@@ -61,7 +61,7 @@ struct Batch {
   BatchResults results;
   StrandCounts window_counts;
   bool window_contains = false;
-  FormattedBytes formatted;
+  FormattedBatch formatted;
 };
 
 std::uint32_t hit_count(StrandCounts c, bool best) {
@@ -267,7 +267,7 @@ class LongRecordAssembler {
   bool pair_contains_ = false, record_contains_ = false;
   BatchResults out_;
   RecordBatch view_;
-  FormattedBytes formatted_;
+  FormattedBatch formatted_;
 };
 
 // How many residues the next task takes: --batch-bases, or fewer where the hits are so

@@ -180,7 +180,8 @@ class TsvHitsSink final : public ResultSink {
   }
 
   void format(const RecordBatch& batch, const BatchResults& results,
-              FormattedBytes& out) const override {
+              FormattedBatch& formatted) const override {
+    FormattedBytes& out = formatted.bytes;
     RowWriter w(out);
     PairPrefix prefix;
     for (const Hit& h : results.hits.hits) format_row(batch, results, h, prefix, w);
@@ -246,8 +247,8 @@ class TsvHitsSink final : public ResultSink {
     w.put('\n');
   }
 
-  void write(const RecordBatch&, const BatchResults&, const FormattedBytes& formatted) override {
-    out_.write(formatted.data(), formatted.size());
+  void write(const RecordBatch&, const BatchResults&, const FormattedBatch& formatted) override {
+    out_.write(formatted.bytes.data(), formatted.bytes.size());
   }
   void close() override {}
 
@@ -271,15 +272,16 @@ class TsvCountSink final : public ResultSink {
     }
   }
   void format(const RecordBatch& batch, const BatchResults& results,
-              FormattedBytes& out) const override {
+              FormattedBatch& formatted) const override {
+    FormattedBytes& out = formatted.bytes;
     if (totals_) return;  // aggregated in write()
     write_pair_rows(batch, results.pair_counts, patterns_, out,
                     [](RowWriter& w, const PairCount& pc) { w.put_uint(pc.count); });
   }
   void write(const RecordBatch&, const BatchResults& results,
-             const FormattedBytes& formatted) override {
+             const FormattedBatch& formatted) override {
     if (!totals_) {
-      out_.write(formatted.data(), formatted.size());
+      out_.write(formatted.bytes.data(), formatted.bytes.size());
       return;
     }
     for (const PairCount& pc : results.pair_counts) {
@@ -318,7 +320,8 @@ class TsvContainsSink final : public ResultSink {
     out_.write(header.data(), header.size());
   }
   void format(const RecordBatch& batch, const BatchResults& results,
-              FormattedBytes& out) const override {
+              FormattedBatch& formatted) const override {
+    FormattedBytes& out = formatted.bytes;
     if (per_pair_) {
       write_pair_rows(batch, results.pair_counts, patterns_, out,
                       [](RowWriter& w, const PairCount& pc) { w.put(pc.count ? "true" : "false"); });
@@ -332,8 +335,8 @@ class TsvContainsSink final : public ResultSink {
     }
     w.close();
   }
-  void write(const RecordBatch&, const BatchResults&, const FormattedBytes& formatted) override {
-    out_.write(formatted.data(), formatted.size());
+  void write(const RecordBatch&, const BatchResults&, const FormattedBatch& formatted) override {
+    out_.write(formatted.bytes.data(), formatted.bytes.size());
   }
   void close() override {}
 

@@ -13,7 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "support/parquet_reader.h"
+
 namespace pq = trawl::parquet;
+namespace tp = trawl::test::parquet;
 using pq::detail::Bytes;
 
 namespace {
@@ -583,6 +586,97 @@ TEST_CASE("row groups are also bounded by bytes") {
   REQUIRE(meta[4].list.size() == 10);
   CHECK(meta[4].list[0][3].i == 10);
   CHECK(meta[4].list[9][3].i == 5);
+}
+
+TEST_CASE("rows appended in bulk make the same file as rows appended value by value") {
+  // Runs of ids across batch borders, batches of 1 row and of many, row groups cut inside a
+  // batch, every compression: the bytes must be the same.
+  std::mt19937_64 rng(3);
+  for (const auto compression : {pq::Compression::none, pq::Compression::zstd}) {
+    MemorySink by_value, bulk;
+    pq::Writer wv(by_value, kHitsLike, compression, {}, 3000);
+    pq::Writer wb(bulk, kHitsLike, compression, {}, 3000);
+    pq::RowBatch batch;
+    batch.columns.resize(kHitsLike.size());
+    int row = 0;
+    while (row < 20000) {
+      const int n = rng() % 4 == 0 ? 1 : static_cast<int>(rng() % 2500);
+      batch.clear();
+      for (int i = 0; i < n; ++i, ++row) {
+        const std::string id = "p" + std::to_string((row / 37) % 11);
+        const auto cost = static_cast<std::int32_t>(rng() % 4);
+        add_row(wv, id, cost, row, cost == 0);
+        batch.columns[0].add_string(id);
+        batch.columns[1].i32.push_back(cost);
+        batch.columns[2].i64.push_back(row);
+        batch.columns[3].bools.push_back(cost == 0);
+      }
+      batch.rows = static_cast<std::size_t>(n);
+      wb.append_rows(batch);
+    }
+    wv.close();
+    wb.close();
+    CHECK(bulk.data == by_value.data);
+    const tp::File f = tp::read_file(reinterpret_cast<const std::uint8_t*>(bulk.data.data()), bulk.data.size());
+    CHECK(f.num_rows == row);
+    CHECK(f.row_groups.size() == static_cast<std::size_t>((row + 2999) / 3000));
+  }
+}
+
+TEST_CASE("a dictionary that outgrows its bound after its first page ends the row group") {
+  // 300,000 values of 10 ids pass the dictionary probe and fill a first data page; then
+  // 40,000 distinct values of 40 bytes take the dictionary past 1 MiB. The row group ends
+  // there, and the column is PLAIN from the next one on; every value reads back.
+  MemorySink sink;
+  pq::Writer w(sink, {{"s", pq::Type::utf8}}, pq::Compression::zstd, {});
+  std::vector<std::string> values;
+  for (int i = 0; i < 300000; ++i) values.push_back("v" + std::to_string(i % 10));
+  for (int i = 0; i < 40000; ++i) values.push_back(std::string(32, 'x') + std::to_string(10000000 + i));
+  pq::RowBatch batch;
+  batch.columns.resize(1);
+  for (std::size_t at = 0; at < values.size(); at += 50000) {
+    batch.clear();
+    for (std::size_t i = at; i < std::min(values.size(), at + 50000); ++i) batch.columns[0].add_string(values[i]);
+    batch.rows = std::min<std::size_t>(50000, values.size() - at);
+    w.append_rows(batch);
+  }
+  w.close();
+  const tp::File f = tp::read_file(reinterpret_cast<const std::uint8_t*>(sink.data.data()), sink.data.size());
+  CHECK(f.values[0].str == values);
+  REQUIRE(f.row_groups.size() == 2);
+  const tp::ColumnChunk& first = f.row_groups[0].columns[0];
+  CHECK(first.dictionary_entries.has_value());
+  CHECK(first.dictionary_pages >= 2);
+  CHECK(f.row_groups[0].num_rows < 340000);
+  const tp::ColumnChunk& second = f.row_groups[1].columns[0];
+  CHECK_FALSE(second.dictionary_entries.has_value());
+  CHECK(second.plain_pages >= 1);
+}
+
+TEST_CASE("append_rows checks a batch before it appends any of it") {
+  MemorySink sink;
+  pq::Writer w(sink, kHitsLike, pq::Compression::none, {});
+  pq::RowBatch batch;
+  batch.columns.resize(kHitsLike.size());
+  batch.columns[0].add_string("a", 2);
+  batch.columns[1].i32 = {1, 2};
+  batch.columns[2].i64 = {1};  // one short
+  batch.columns[3].bools = {0, 1};
+  batch.rows = 2;
+  CHECK_THROWS_WITH_AS(w.append_rows(batch), doctest::Contains("'start' has 1 values for 2 rows"), std::runtime_error);
+  batch.columns[2].i64.push_back(2);
+  batch.columns[0].clear();
+  batch.columns[0].add_string("\xFF", 2);
+  CHECK_THROWS_WITH_AS(w.append_rows(batch), doctest::Contains("not valid UTF-8"), std::runtime_error);
+  batch.columns[0].clear();
+  batch.columns[0].add_string("a");
+  batch.columns[0].add_string("b");
+  w.append_rows(batch);  // nothing of the failed batches was appended
+  batch.columns.pop_back();
+  CHECK_THROWS_WITH_AS(w.append_rows(batch), doctest::Contains("3 columns for a schema of 4"), std::runtime_error);
+  w.close();
+  const tp::File f = tp::read_file(reinterpret_cast<const std::uint8_t*>(sink.data.data()), sink.data.size());
+  CHECK(f.values[0].str == std::vector<std::string>{"a", "b"});
 }
 
 TEST_CASE("misuse throws std::runtime_error") {

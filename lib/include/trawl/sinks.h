@@ -20,15 +20,26 @@ namespace trawl {
 // memset over several times the bytes written, and the first touch of pages never used.
 using FormattedBytes = UninitializedVector<char>;
 
+// What ResultSink::format makes of a batch on a worker thread, for write() to pass on in
+// order: TSV text (`bytes`), or Parquet rows in columns (`rows`).
+struct FormattedBatch {
+  FormattedBytes bytes;
+  parquet::RowBatch rows;
+  void clear() {
+    bytes.clear();
+    rows.clear();
+  }
+};
+
 class ResultSink {
  public:
   virtual ~ResultSink() = default;
   // Thread safe: encodes one batch's results into `out` (cleared by the caller).
   virtual void format(const RecordBatch& batch, const BatchResults& results,
-                      FormattedBytes& out) const = 0;
+                      FormattedBatch& out) const = 0;
   // Serial, in input order.
   virtual void write(const RecordBatch& batch, const BatchResults& results,
-                     const FormattedBytes& formatted) = 0;
+                     const FormattedBatch& formatted) = 0;
   // After the last batch: flush everything (not the commit/rename of the file).
   virtual void close() = 0;
 };
