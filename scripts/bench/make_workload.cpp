@@ -1,11 +1,12 @@
 // Writes the seeded benchmark workloads (issue W1–W5, ../shared ducksassy tables) as
 // FASTA on stdout, and for the paired tables the patterns as a -l list file.
 //
-//   make_workload genome  TOTAL_BP RECORDS SEED            > genome.fa   (W1)
+//   make_workload genome  TOTAL_BP RECORDS SEED [WIDTH]    > genome.fa   (W1; WIDTH: bases a line, 0 = one line)
 //   make_workload reads   COUNT LEN SEED [PATTERN]         > reads.fa    (W2, W3; PATTERN planted in 1 of 10)
 //   make_workload windows small|large|balanced PATTERNS.txt > table.fa   (W4 and the scaling tables)
 //   make_workload ascii   COUNT                            > ab.fa       (W5)
 //   make_workload patterns COUNT LEN SEED                  > patterns.txt
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -19,10 +20,16 @@ namespace {
 
 using namespace trawl_bench;
 
-void write_record(std::FILE* f, const std::string& name, const char* seq, std::size_t n) {
+// A record with its sequence in lines of `width` bases (0: one line).
+void write_record(std::FILE* f, const std::string& name, const char* seq, std::size_t n,
+                  std::size_t width = 0) {
   std::fprintf(f, ">%s\n", name.c_str());
-  std::fwrite(seq, 1, n, f);
-  std::fputc('\n', f);
+  if (width == 0) width = n;
+  for (std::size_t at = 0; at < n; at += width) {
+    std::fwrite(seq + at, 1, std::min(width, n - at), f);
+    std::fputc('\n', f);
+  }
+  if (n == 0) std::fputc('\n', f);
 }
 
 int usage() {
@@ -37,10 +44,11 @@ int main(int argc, char** argv) {
   const std::string mode = argv[1];
   static char out_buf[1 << 20];
   std::setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
-  if (mode == "genome" && argc == 5) {
+  if (mode == "genome" && (argc == 5 || argc == 6)) {
+    const std::size_t width = argc == 6 ? std::strtoull(argv[5], nullptr, 10) : 0;
     genome_records(std::strtoull(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10),
-                   std::strtoull(argv[4], nullptr, 10), [](std::uint64_t r, std::string_view s) {
-                     write_record(stdout, "chr" + std::to_string(r + 1), s.data(), s.size());
+                   std::strtoull(argv[4], nullptr, 10), [width](std::uint64_t r, std::string_view s) {
+                     write_record(stdout, "chr" + std::to_string(r + 1), s.data(), s.size(), width);
                    });
   } else if (mode == "reads" && (argc == 5 || argc == 6)) {
     read_records(std::strtoull(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10),
