@@ -18,8 +18,8 @@
 #   W5         65,536 x 'ab'x128, -p ab -k 0 --alphabet ascii (8,388,608 hits), TSV             -t 1
 #   W5.pq      W5 written as Parquet                                                            -t 1
 #   small.t1, small.t2   the 262,144-record table, --paired -f small.fa -k 2 --alphabet dna, hits
-# P = TATCTATCTGGCATTCAACCAGG. Every run writes its output to a file (-o out.tsv or out.parquet
-# in a scratch folder), with -q.
+# P = TATCTATCTGGCATTCAACCAGG. TSV goes to stdout, which is /dev/null; Parquet to a file
+# (-o out.parquet in a scratch folder, removed before each run). Timed runs have -q.
 #
 # Each (workload, trawl build) is run --reps times, interleaved: one run of each build per
 # round, so a machine whose speed drifts slows every build alike; medians are printed. An
@@ -143,7 +143,10 @@ spec() {
       ARGS=(hits -p ab -k 0 --alphabet ascii) ;;
     *) echo "bench_e2e: unknown workload '$1'" >&2; exit 2 ;;
   esac
-  ARGS+=(-t "$THREADS" -o "$WORK/out.$EXT")
+  ARGS+=(-t "$THREADS")
+  # TSV goes to stdout (/dev/null when timed), Parquet to a file.
+  [[ $EXT == parquet ]] && ARGS+=(-o "$WORK/out.$EXT")
+  return 0
 }
 
 for id in $workloads; do spec "$id"; done  # all data made before the first timing
@@ -162,7 +165,7 @@ for id in $workloads; do
   cat "$IN" > /dev/null  # in the page cache for every build alike
   declare -A runs=()
   for n in "${names[@]}"; do
-    "${BIN[$n]}" "${ARGS[@]:0:${#ARGS[@]}-2}" -o "$WORK/guard.$EXT" "$IN" 2> "$WORK/guard.err" ||
+    "${BIN[$n]}" "${ARGS[@]}" "$IN" > /dev/null 2> "$WORK/guard.err" ||
       { echo "bench_e2e: $n failed on $id:" >&2; cat "$WORK/guard.err" >&2; exit 1; }
     read -r RECS[$id.$n] HITS[$id.$n] < <(sed -n 's/.*done: \([0-9]*\) records, [0-9]* bases, \([0-9]*\) .*/\1 \2/p' "$WORK/guard.err")
     runs[$n]=""
