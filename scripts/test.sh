@@ -32,10 +32,11 @@ if [ "${TRAWL_SKIP_SANITIZERS:-0}" != 1 ]; then
 
   # ThreadSanitizer: the multi-threaded pipeline tests (every thread count and batch size,
   # tasks sized while they run, a long record's end and chunks' line index found by several
-  # threads) and the parallel pattern list loader, no suppressions. Only the test binary is built, to keep CI short.
+  # threads, a long record searched while it is read) and the parallel pattern list loader,
+  # no suppressions. Only the test binary is built, to keep CI short.
   bash scripts/tsan_tbb.sh >/dev/null
   cmake --preset tsan >/dev/null
   cmake --build --preset tsan -j"$(nproc)" --target trawl_tests >&2
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" TRAWL_PIPELINE_ITERS=12 \
-    build/tsan/tests/trawl_tests -tc="output is identical for every thread count*,tasks sized by hit density*,long one-line records*,chunks indexed in parts*,pattern lists load*"
+    build/tsan/tests/trawl_tests -tc="output is identical for every thread count*,tasks sized by hit density*,long one-line records*,long records in lines*,chunks indexed in parts*,pattern lists load*"
 fi

@@ -7,10 +7,15 @@
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,27 +25,64 @@
 namespace trawl {
 namespace {
 
-// A record longer than a batch, held whole and searched as (pattern, window) tasks of
-// about batch_bases residues each, so one chromosome keeps every thread busy.
+// Bytes appended in place and never moved: the sequence of a long record as it is read, so
+// that windows of the part read so far can be searched while the rest is read. Address space
+// for `capacity` bytes, touched only as written, in transparent huge pages where the kernel
+// allows (a 100 Mbp chromosome would otherwise fault in 25,000 pages).
+class TextBlock {
+ public:
+  static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  explicit TextBlock(std::size_t capacity)
+      : capacity_((std::max<std::size_t>(capacity, 1) + kHugePage - 1) / kHugePage * kHugePage),
+        data_(static_cast<char*>(std::aligned_alloc(kHugePage, capacity_))) {
+    if (!data_) throw std::bad_alloc();
+    (void)madvise(data_, capacity_, MADV_HUGEPAGE);  // a hint: without it, plain pages
+  }
+  ~TextBlock() { std::free(data_); }
+  TextBlock(const TextBlock&) = delete;
+  TextBlock& operator=(const TextBlock&) = delete;
+  char* data() const { return data_; }
+  std::size_t capacity() const { return capacity_; }
+
+ private:
+  std::size_t capacity_;
+  char* data_;
+};
+
+// A record longer than a batch, searched as (pattern, window) tasks of about batch_bases
+// residues each, so one chromosome keeps every thread busy. Its sequence is lent by a mapped
+// input file, held in `storage`, or (in lines) read into `block` while its first windows are
+// searched. Only the input stage changes it; tasks read their own view of the part read.
 struct LongRecord {
   std::uint64_t text_idx = 0;
   std::string name;
-  std::string_view seq;  // into `storage`, or into the mapped input file `mapping`
+  std::string_view seq;  // what has been read so far; all of it once `complete`
+  bool complete = true;
   std::string storage;
   std::shared_ptr<MappedFile> mapping;
+  std::shared_ptr<TextBlock> block;
+  // Set by a task whose window's runs reach past the part read: windows are then given only
+  // the whole record (see LongRecordAssembler for the task's own second search).
+  mutable std::atomic<bool> too_short{false};
 };
 
 struct WindowTask {
   std::shared_ptr<const LongRecord> record;
+  // The record's sequence as far as it had been read (all of it unless `partial`), and what
+  // keeps those bytes alive where they are in a block the record may since have outgrown.
+  std::string_view text;
+  bool partial = false;
+  std::shared_ptr<const TextBlock> block;
   std::uint32_t pattern = 0;
   Window window;
   bool last_window = false;   // of this (record, pattern)
   bool last_of_record = false;
   bool no_pattern = false;    // --paired surplus record: counted, not searched
+  bool incomplete = false;    // a partial text too short for the window: searched again later
 
   // The residues whose ends this task owns.
   std::uint64_t bases() const {
-    return window.end == Window::kOpen ? record->seq.size() - window.begin : window.end - window.begin;
+    return window.end == Window::kOpen ? text.size() - window.begin : window.end - window.begin;
   }
 };
 
@@ -128,15 +170,23 @@ void search_batch(Searcher& searcher, const PatternSet& patterns, const Pipeline
 
 void search_window(Searcher& searcher, const PipelineOptions& opt, Batch& b) {
   b.results.clear();
-  const WindowTask& t = b.task;
+  WindowTask& t = b.task;
   b.window_counts = {};
   b.window_contains = false;
+  t.incomplete = false;
   if (t.no_pattern) return;
-  searcher.set_window(t.record->seq, t.window);
+  searcher.set_window(t.text, t.window, t.partial);
   switch (opt.shape.command) {
     case Command::hits: searcher.find_hits(t.pattern, t.record->text_idx, b.results.hits); break;
     case Command::count: b.window_counts = searcher.count_hits(t.pattern); break;
     case Command::contains: b.window_contains = searcher.has_hit(t.pattern); break;
+  }
+  if (searcher.window_incomplete()) {
+    t.incomplete = true;
+    b.results.clear();
+    b.window_counts = {};
+    b.window_contains = false;
+    t.record->too_short.store(true, std::memory_order_relaxed);
   }
 }
 
@@ -157,12 +207,15 @@ bool output_before(const Hit& a, const Hit& b) {
 
 // Serial stage helper: merges the window results of a long record into rows in SPEC §7
 // order. Hits are released as soon as no later window can produce a hit before them: every
-// hit of a later window starts at or after window.end - (m + k) (see trawl::Window).
+// hit of a later window starts at or after window.end - (m + k) (see trawl::Window). A window
+// whose text was too short (the record was still being read) is searched again here once a
+// task of the same (record, pattern) brings the whole record, which the last window of the
+// pair always does; hits after its start wait for that.
 class LongRecordAssembler {
  public:
-  LongRecordAssembler(const PatternSet& patterns, const PipelineOptions& opt, int k,
-                      ResultSink& sink)
-      : patterns_(patterns), opt_(opt), k_(k), sink_(sink) {}
+  LongRecordAssembler(const PatternSet& patterns, const SearchOptions& options,
+                      const KernelFns& kernel, const PipelineOptions& opt, ResultSink& sink)
+      : patterns_(patterns), options_(options), kernel_(kernel), opt_(opt), sink_(sink) {}
 
   // Returns the number of hits (or records/pairs with hits, for contains) it emitted.
   std::uint64_t add(const Batch& b) {
@@ -170,6 +223,8 @@ class LongRecordAssembler {
     const Command command = opt_.shape.command;
     out_.clear();
     if (t.no_pattern) return 0;
+    if (t.incomplete) again_.push_back(t);
+    else if (!t.partial && !again_.empty()) search_again(t.text);
     if (command == Command::hits) add_hits(b);
     if (command == Command::count) {
       counts_.fwd += b.window_counts.fwd;
@@ -197,9 +252,9 @@ class LongRecordAssembler {
     view_.first_record = t.record->text_idx;
     view_.names = t.record->name;
     view_.name_spans.push_back({0, t.record->name.size()});
-    view_.seq_spans.push_back({0, t.record->seq.size()});
-    view_.seq_bases = t.record->seq.size();
-    view_.external_seq = t.record->seq;
+    view_.seq_spans.push_back({0, t.text.size()});
+    view_.seq_bases = t.text.size();
+    view_.external_seq = t.text;
     formatted_.clear();
     sink_.format(view_, out_, formatted_);
     sink_.write(view_, out_, formatted_);
@@ -207,9 +262,31 @@ class LongRecordAssembler {
   }
 
  private:
-  void add_hits(const Batch& b) {
-    const WindowTask& t = b.task;
-    const HitList& in = b.results.hits;
+  // The windows that wait for the whole record, searched in it (with a searcher of this
+  // stage's own: rare, so made on first use).
+  void search_again(std::string_view text) {
+    if (!searcher_) searcher_.emplace(patterns_, options_, kernel_);
+    for (const WindowTask& w : again_) {
+      searcher_->set_window(text, w.window);
+      switch (opt_.shape.command) {
+        case Command::hits:
+          again_hits_.clear();
+          searcher_->find_hits(w.pattern, w.record->text_idx, again_hits_);
+          take_hits(again_hits_);
+          break;
+        case Command::count: {
+          const StrandCounts c = searcher_->count_hits(w.pattern);
+          counts_.fwd += c.fwd;
+          counts_.rc += c.rc;
+          break;
+        }
+        case Command::contains: pair_contains_ = pair_contains_ || searcher_->has_hit(w.pattern); break;
+      }
+    }
+    again_.clear();
+  }
+
+  void take_hits(const HitList& in) {
     for (const Hit& h : in.hits) {
       Hit copy = h;
       copy.cigar_offset = static_cast<std::uint32_t>(pending_.cigar_ops.size());
@@ -217,16 +294,22 @@ class LongRecordAssembler {
       pending_.cigar_ops.insert(pending_.cigar_ops.end(), ops.begin(), ops.end());
       pending_.hits.push_back(copy);
     }
+  }
+
+  void add_hits(const Batch& b) {
+    const WindowTask& t = b.task;
+    take_hits(b.results.hits);
     // --best holds every window's best until the last window of the pair.
+    const std::uint64_t band = patterns_.seq(t.pattern).size() + static_cast<std::uint64_t>(options_.k);
     std::uint64_t watermark = 0;
     if (t.last_window) {
       watermark = Window::kOpen;
       if (opt_.best) keep_best();
     } else if (!opt_.best) {
-      const std::uint64_t band = patterns_.seq(t.pattern).size() +
-                                 static_cast<std::uint64_t>(k_);
       watermark = t.window.end > band ? t.window.end - band : 0;
     }
+    // Not past the hits a window searched again later may still add.
+    for (const WindowTask& w : again_) watermark = std::min(watermark, w.window.begin > band ? w.window.begin - band : 0);
     std::stable_sort(pending_.hits.begin(), pending_.hits.end(), output_before);
     std::size_t release = 0;
     while (release < pending_.hits.size() && pending_.hits[release].start < watermark) ++release;
@@ -259,9 +342,13 @@ class LongRecordAssembler {
   }
 
   const PatternSet& patterns_;
+  const SearchOptions& options_;
+  const KernelFns& kernel_;
   const PipelineOptions& opt_;
-  int k_;
   ResultSink& sink_;
+  std::vector<WindowTask> again_;   // windows to search again in the whole record
+  std::optional<Searcher> searcher_;
+  HitList again_hits_;
   HitList pending_;  // hits not yet released, with their CIGAR runs
   StrandCounts counts_;
   bool pair_contains_ = false, record_contains_ = false;
@@ -331,9 +418,10 @@ class TaskSource {
     }
     b.records.first_record = next_record_;
     bool took_long = false;
-    while (b.records.bases() < batch_bases && reader_.next(b.records)) {
+    // (A sequence in lines longer than a batch is read only that far here: see read_long.)
+    while (b.records.bases() < batch_bases && reader_.next(b.records, batch_bases)) {
       const std::size_t last = b.records.size() - 1;
-      if (b.records.seq(last).size() > batch_bases) {
+      if (reader_.sequence_open() || b.records.seq(last).size() > batch_bases) {
         take_long_record(b.records);  // sets next_record_ past the long record
         took_long = true;
         break;
@@ -357,6 +445,16 @@ class TaskSource {
       // A one-line sequence of a mapped file stays where it is (FastxReader::next lent it).
       rec->seq = rb.seq(last);
       rec->mapping = rb.borrowed_mapping;
+    } else if (reader_.sequence_open()) {
+      // The rest of a sequence in lines goes into a block while its first windows are
+      // searched: room for the rest of the file where that is known, else grown as needed.
+      const std::string_view first = rb.seq(last);
+      const std::uint64_t bound = reader_.sequence_bound();
+      rec->block = make_block(first.size() + (bound > 0 ? bound : kFirstBlock));
+      std::memcpy(rec->block->data(), first.data(), first.size());
+      rec->seq = {rec->block->data(), first.size()};
+      rec->complete = false;
+      rb.seqs.resize(rb.seq_spans[last].offset);
     } else if (last == 0) {
       rec->storage.swap(rb.seqs);
       rec->seq = rec->storage;
@@ -397,17 +495,57 @@ class TaskSource {
     return {long_->mapping, long_->seq.data() + offset};
   }
 
+  // A block of at least `capacity` bytes; smaller where the system will not give that much
+  // address space at once (the block then grows as it fills).
+  static std::shared_ptr<TextBlock> make_block(std::uint64_t capacity) {
+    for (;; capacity /= 2) {
+      try {
+        return std::make_shared<TextBlock>(static_cast<std::size_t>(capacity));
+      } catch (const std::bad_alloc&) {
+        if (capacity <= kFirstBlock) throw;
+      }
+    }
+  }
+
+  // Reads the long record on until it holds `want` bytes or all of it. A block that fills is
+  // replaced by one twice its size; the tasks that view the old one keep it alive.
+  void read_long(std::uint64_t want) {
+    LongRecord& r = *long_;
+    while (!r.complete && r.seq.size() < want) {
+      const std::size_t have = r.seq.size();
+      if (have == r.block->capacity()) {
+        std::shared_ptr<TextBlock> bigger = make_block(2 * std::uint64_t{r.block->capacity()});
+        std::memcpy(bigger->data(), r.block->data(), have);
+        r.block = std::move(bigger);
+      }
+      const std::size_t room = static_cast<std::size_t>(
+          std::min<std::uint64_t>(r.block->capacity() - have, std::max<std::uint64_t>(want - have, kReadStep)));
+      const std::size_t got = reader_.read_sequence(r.block->data() + have, room);
+      r.seq = {r.block->data(), have + got};
+      r.complete = !reader_.sequence_open();
+    }
+  }
+
   bool emit_window(Batch& b) {
     if (pattern_ >= pattern_end_) {
       long_.reset();
       return false;
     }
+    const std::uint64_t size = sizer_.bases();
+    // A record still being read gets a window once the text reaches a window past it (room
+    // for the runs that cross its end); once a window found that too short, or to count a
+    // record without a pattern, all of it is read first.
+    if (!long_->complete)
+      read_long(no_pattern_ || long_->too_short.load(std::memory_order_relaxed) ? ~std::uint64_t{0}
+                                                                               : window_begin_ + 2 * size);
     b.is_window = true;
     WindowTask& t = b.task;
     t.record = long_;
+    t.text = long_->seq;
+    t.partial = !long_->complete;
+    t.block = long_->block;
     t.pattern = pattern_;
     const std::uint64_t n = long_->seq.size();
-    const std::uint64_t size = sizer_.bases();
     t.window.begin = window_begin_;
     t.window.end = window_begin_ + size < n ? window_begin_ + size : Window::kOpen;
     t.last_window = t.window.end == Window::kOpen || no_pattern_;
@@ -440,7 +578,11 @@ class TaskSource {
   const PipelineOptions& opt_;
   const TaskSizer& sizer_;
   std::uint64_t next_record_ = 0;
-  std::shared_ptr<const LongRecord> long_;
+  // A long record's first block where the rest of its input is of unknown size, and the
+  // least read_long reads at once.
+  static constexpr std::uint64_t kFirstBlock = std::uint64_t{64} << 20;
+  static constexpr std::uint64_t kReadStep = std::uint64_t{1} << 20;
+  std::shared_ptr<LongRecord> long_;
   std::uint32_t pattern_ = 0, pattern_end_ = 0;
   std::uint64_t window_begin_ = 0;
   bool no_pattern_ = false;
@@ -473,7 +615,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
       [&] { return Searcher(patterns, options, kernel); });
   TaskSizer sizer(opt.batch_bases, opt.shape.command == Command::hits);
   TaskSource source(reader, patterns, opt, sizer);
-  LongRecordAssembler assembler(patterns, opt, options.k, sink);
+  LongRecordAssembler assembler(patterns, options, kernel, opt, sink);
 
   // Runs body(i, at, len) for the parts [at, at + len) of n bytes, `part` bytes each, on
   // every thread, from inside the serial input stage (isolated: a thread waiting for the
@@ -588,9 +730,10 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
                   FastxReader::release(b->input_mark);
                   if (b->task.last_of_record) {
                     stats.records += 1;
-                    stats.bases += b->task.record->seq.size();
+                    stats.bases += b->task.text.size();
                   }
                   b->task.record.reset();
+                  b->task.block.reset();
                 } else {
                   sink.write(b->records, b->results, b->formatted);
                   FastxReader::release(b->input_mark);

@@ -87,8 +87,9 @@ struct ByteLines {
   static std::pair<std::uint64_t, std::uint64_t> masks(const char* p) { return {*p == '\n', *p == 0}; }
 };
 #endif
-// The offset of the first '\n' or NUL byte in [p, p + n), or n: one pass over a long line
-// both finds its end and proves it free of NUL bytes (memchr twice would read it twice).
+// The offset of the first '\n' or NUL byte in [p, p + n), or n: one pass over a line both
+// finds its end and proves it free of NUL bytes (memchr twice would read it twice). Long
+// lines go 64 bytes a step, short ones (80-column FASTA) 16.
 std::size_t find_line_end_or_nul(const char* p, std::size_t n) {
   std::size_t i = 0;
 #if defined(__SSE2__)
@@ -97,11 +98,15 @@ std::size_t find_line_end_or_nul(const char* p, std::size_t n) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
     return _mm_or_si128(_mm_cmpeq_epi8(x, newline), _mm_cmpeq_epi8(x, zero));
   };
-  for (; i + 64 <= n; i += 64) {
-    const __m128i any = _mm_or_si128(_mm_or_si128(stops(i), stops(i + 16)),
-                                     _mm_or_si128(stops(i + 32), stops(i + 48)));
-    if (_mm_movemask_epi8(any) != 0) break;  // the byte loop below finds which
+  if (n >= 256) {
+    for (; i + 64 <= n; i += 64) {
+      const __m128i any = _mm_or_si128(_mm_or_si128(stops(i), stops(i + 16)),
+                                       _mm_or_si128(stops(i + 32), stops(i + 48)));
+      if (_mm_movemask_epi8(any) != 0) break;  // the steps below find which
+    }
   }
+  for (; i + 16 <= n; i += 16)
+    if (const int mask = _mm_movemask_epi8(stops(i)); mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
 #endif
   for (; i < n; ++i)
     if (p[i] == '\n' || p[i] == 0) return i;
@@ -345,7 +350,8 @@ class FastxReader::File {
   }
 
   // Reads one record into the batch arena. Returns false at the end of the file.
-  bool next(RecordBatch& batch, std::uint64_t global_index) {
+  bool next(RecordBatch& batch, std::uint64_t limit) {
+    if (sequence_open_) throw std::logic_error("FastxReader: a record's sequence is still open");
     at_fasta_header_ = false;
     skip_blank_lines();
     int c = peek();
@@ -360,7 +366,6 @@ class FastxReader::File {
     if (c != format_)
       fail_at_line(std::string("expected '") + static_cast<char>(format_) +
                    "' at the start of a record, found " + describe(c));
-    (void)global_index;
 
     // Header line: text_id is the name up to the first whitespace unless full_header.
     // A chunk holds every line whole, so its names and one-line sequences are views into
@@ -397,6 +402,12 @@ class FastxReader::File {
     if (format_ == '>') {
       // FASTA: sequence lines up to the next header; blank lines are skipped.
       if (!in_memory && mapping_ && lend_one_line_sequence(batch)) return true;
+      if (!in_memory) {
+        join_first_part(batch.seqs, limit);
+        batch.seq_spans.push_back({seq_off, batch.seqs.size() - seq_off});
+        batch.seq_bases += batch.seqs.size() - seq_off;
+        return true;
+      }
       if (in_memory && peek() >= 0 && peek() != '>') {
         const std::string_view first = borrow_line();
         if (peek() < 0 || peek() == '>') {
@@ -408,18 +419,7 @@ class FastxReader::File {
         }
         batch.seqs.append(first);
       }
-      const std::size_t seq_start = pos_;
-      std::size_t released = seq_start;
-      for (int d = peek(); d >= 0 && d != '>'; d = peek()) {
-        take_line(batch.seqs);
-        // A long record is copied out of a mapped file, and no chunk holds a view of it, so
-        // its pages leave resident memory as the copy proceeds (else a chromosome would be
-        // resident twice until its windows are written).
-        if (mapping_ && pos_ - released >= kReleaseStep) {
-          mapping_->release_range(data_ + released, data_ + pos_);
-          released = pos_;
-        }
-      }
+      for (int d = peek(); d >= 0 && d != '>'; d = peek()) take_line(batch.seqs);
     } else {
       for (int d = peek(); d >= 0 && d != '+'; d = peek()) take_line(batch.seqs);
       if (peek() != '+') fail_here("FASTQ record has no '+' line");
@@ -432,14 +432,115 @@ class FastxReader::File {
                   " differs from sequence length " + std::to_string(seq_len));
     }
     const std::uint64_t seq_len = batch.seqs.size() - seq_off;
-    if ((!in_memory || chunk_has_nul_) && std::memchr(batch.seqs.data() + seq_off, 0, seq_len))
+    if ((format_ == '@' || chunk_has_nul_) && std::memchr(batch.seqs.data() + seq_off, 0, seq_len))
       fail_here("NUL byte in sequence (binary input?)");
     batch.seq_spans.push_back({seq_off, seq_len});
     batch.seq_bases += seq_len;
     return true;
   }
 
+  // Whether next() left a FASTA sequence unfinished (see FastxReader::next).
+  bool sequence_open() const { return sequence_open_; }
+
+  // Joins the open sequence's lines into dst: its bytes without line ends ('\n', and a '\r'
+  // just before one), at most `room` of them, up to the next header line or the end of the
+  // file. Returns the bytes written; the sequence is closed once it has ended (a NUL byte in
+  // it is then an error, reported as for a record read whole).
+  std::size_t join_sequence(char* dst, std::size_t room) {
+    std::size_t written = 0;
+    while (sequence_open_ && written < room) {
+      if (pos_ == end_ && !refill()) {
+        end_sequence();
+        break;
+      }
+      const char* p = data_ + pos_;
+      const std::size_t n = end_ - pos_;
+      if (held_cr_) {  // a '\r' that ended the last block: a line end only before a '\n'
+        held_cr_ = false;
+        if (*p != '\n') {
+          dst[written++] = '\r';
+          continue;
+        }
+      }
+      if (at_line_start_ && *p == '>') {
+        end_sequence();
+        break;
+      }
+      const std::size_t stop = find_line_end_or_nul(p, n);
+      if (stop < n && p[stop] == 0) {
+        // Joined as a byte like any other, and reported once the sequence has ended.
+        nul_in_sequence_ = true;
+        const std::size_t take = std::min(stop + 1, room - written);
+        std::memcpy(dst + written, p, take);
+        written += take;
+        pos_ += take;
+        at_line_start_ = false;
+        continue;
+      }
+      const bool line_ends = stop < n;
+      const bool cr = stop > 0 && p[stop - 1] == '\r';
+      std::size_t take = cr ? stop - 1 : stop;
+      if (take > room - written) {  // the room ends inside the line; the rest comes next time
+        take = room - written;
+        std::memcpy(dst + written, p, take);
+        written += take;
+        pos_ += take;
+        at_line_start_ = false;
+        break;
+      }
+      std::memcpy(dst + written, p, take);
+      written += take;
+      if (line_ends) {
+        pos_ += stop + 1;
+        ++line_no_;
+        at_line_start_ = true;
+      } else {
+        pos_ += stop;
+        held_cr_ = cr;
+        at_line_start_ = false;
+      }
+    }
+    // Bytes of a mapped file that a joined sequence has passed are used by nothing else, so
+    // they leave resident memory as it goes (else a chromosome would be resident twice).
+    if (mapping_ && pos_ - released_ >= kReleaseStep) {
+      mapping_->release_range(data_ + released_, data_ + pos_);
+      released_ = pos_;
+    }
+    if (!sequence_open_ && nul_in_sequence_) fail_here("NUL byte in sequence (binary input?)");
+    return written;
+  }
+
+  // An upper bound of the bytes join_sequence may still write (the rest of a mapped file), or
+  // 0 where that is unknown.
+  std::uint64_t sequence_bound() const { return mapping_ ? end_ - pos_ : 0; }
+
  private:
+  // Starts joining a FASTA sequence in lines into `seqs`, up to about `limit` bytes; where
+  // it is longer the sequence stays open (see join_sequence).
+  void join_first_part(std::string& seqs, std::uint64_t limit) {
+    constexpr std::size_t kStep = std::size_t{1} << 20;
+    sequence_open_ = true;
+    at_line_start_ = true;
+    held_cr_ = false;
+    nul_in_sequence_ = false;
+    released_ = pos_;
+    const std::size_t from = seqs.size();
+    while (sequence_open_ && seqs.size() - from < limit) {
+      const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(limit - (seqs.size() - from), kStep));
+      const std::size_t at = seqs.size();
+      seqs.resize(at + room);
+      seqs.resize(at + join_sequence(seqs.data() + at, room));
+    }
+  }
+  // The end of a joined sequence: a last line without '\n' counts as a line, and a '\r'
+  // that ended the input is a line end.
+  void end_sequence() {
+    sequence_open_ = false;
+    held_cr_ = false;
+    if (!at_line_start_) ++line_no_;
+    at_line_start_ = true;
+  }
+
   [[noreturn]] void fail_here(const std::string& what) {
     throw InputError(display_ + ": record " + std::to_string(record_) + " (line " +
                      std::to_string(line_no_) + "): " + what);
@@ -646,6 +747,10 @@ class FastxReader::File {
   std::size_t newline_count_ = 0;
   std::size_t next_newline_ = 0;  // the first entry of newlines_ not behind pos_
   int format_ = 0;  // '>' FASTA, '@' FASTQ, 0 not yet known
+  // A FASTA sequence being joined (join_sequence): still open, at the start of a line, a
+  // '\r' held back at the end of a block, a NUL byte seen, bytes before released_ released.
+  bool sequence_open_ = false, at_line_start_ = true, held_cr_ = false, nul_in_sequence_ = false;
+  std::size_t released_ = 0;
   std::uint64_t record_ = 0, line_no_ = 0;
   std::string line_, qual_, scratch_;
   UninitializedVector<char> joined_;  // take_chunk's bytes past a cut, before a refill
@@ -688,10 +793,10 @@ bool FastxReader::open_next_file() {
   return true;
 }
 
-bool FastxReader::next(RecordBatch& batch) {
+bool FastxReader::next(RecordBatch& batch, std::uint64_t limit) {
   for (;;) {
     if (!file_ && !open_next_file()) return false;
-    if (file_->next(batch, records_)) {
+    if (file_->next(batch, limit)) {
       ++records_;
       return true;
     }
@@ -700,6 +805,7 @@ bool FastxReader::next(RecordBatch& batch) {
 }
 
 bool FastxReader::next_chunk(FastaChunk& chunk, std::uint64_t target_bytes) {
+  if (sequence_open()) throw std::logic_error("FastxReader: a record's sequence is still open");
   for (;;) {
     if (!file_ && !open_next_file()) return false;
     switch (file_->take_chunk(chunk, target_bytes)) {
@@ -719,6 +825,14 @@ void FastxReader::parse_chunk(const FastaChunk& chunk, RecordBatch& batch) {
   for (std::uint64_t r = 0; r < chunk.records; ++r)
     if (!parser.next(batch, 0)) throw std::logic_error("parse_chunk: fewer records than counted");
 }
+
+bool FastxReader::sequence_open() const { return file_ && file_->sequence_open(); }
+
+std::size_t FastxReader::read_sequence(char* dst, std::size_t room) {
+  return sequence_open() ? file_->join_sequence(dst, room) : 0;
+}
+
+std::uint64_t FastxReader::sequence_bound() const { return sequence_open() ? file_->sequence_bound() : 0; }
 
 InputMark FastxReader::mark() const {
   if (!file_) return {};

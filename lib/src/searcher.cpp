@@ -674,6 +674,7 @@ StrandProfile Searcher::profile_for(std::uint32_t pi, Strand strand) {
 void Searcher::set_text(std::string_view text) {
   text_ = text;
   windowed_ = false;
+  incomplete_ = false;
   pre_current_ = nullptr;
   // Both strands are encoded on first use, the forward one only as far as a scan reaches
   // (contains often stops after a few dozen characters).
@@ -682,10 +683,12 @@ void Searcher::set_text(std::string_view text) {
   rev_ready_ = false;
 }
 
-void Searcher::set_window(std::string_view text, Window window) {
+void Searcher::set_window(std::string_view text, Window window, bool partial) {
   // Slices are encoded on first use (window_slice).
   text_ = text;
   windowed_ = true;
+  partial_ = partial;
+  incomplete_ = false;
   pre_current_ = nullptr;
   rev_ready_ = false;
   coded_ = {false, false};
@@ -891,6 +894,14 @@ void Searcher::strand_candidates(std::uint32_t pi, const StrandProfile& prof, St
   // A run that crosses the slice edge needs more text; grow geometrically (rare: only
   // long runs of ends with cost <= k, such as k >= m, cross a window border).
   for (std::uint64_t grow = std::max<std::uint64_t>(band, 4096);; grow *= 2) {
+    // The first part of a record ends where the record goes on: a slice that reaches it
+    // (the forward strand's end, the reverse strand's start) cannot be answered yet.
+    if (partial_ && (strand == Strand::fwd ? hi >= n : lo == 0)) {
+      incomplete_ = true;
+      selected_.clear();
+      strand_text_ = {{}, 0, n};
+      return;
+    }
     strand_text_ = window_slice(strand, lo, hi, stop_at_first);
     if (collect_ends(prof, strand_text_, own, stop_at_first)) return;
     lo = saturating_sub(lo, grow);

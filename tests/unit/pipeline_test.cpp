@@ -203,6 +203,68 @@ TEST_CASE("long one-line records: the line end found in parallel gives the hits 
   }
 }
 
+// A long record in lines is searched while it is read: its first windows see only the part
+// read so far, and a window whose runs reach past that part (a homopolymer run of 1.5 MiB,
+// longer than the reader's steps of 1 MiB; k >= m) is searched again once the whole record is
+// there. The output must be that of the same records on one line each (lent whole from the
+// mapped file), for every command, thread count and batch size, mapped or buffered, with
+// '\n' and "\r\n" line ends.
+TEST_CASE("long records in lines, searched while read, give the hits of the whole record") {
+  std::mt19937_64 rng(20261206);
+  const TempFile lines_file("trawl_pipeline_lines"), one_line_file("trawl_pipeline_oneline");
+  std::vector<std::string> seqs;
+  for (const std::size_t len : {std::size_t{5} << 19, std::size_t{300}, std::size_t{3} << 19}) {
+    std::string s(len, 'A');
+    for (char& c : s) c = "ACGTN"[rng() % 5];
+    if (len == (std::size_t{5} << 19)) s.replace(len / 8, std::size_t{3} << 19, std::size_t{3} << 19, 'A');
+    seqs.push_back(s);
+  }
+  {
+    std::ofstream lines(lines_file.path), one_line(one_line_file.path);
+    for (std::size_t r = 0; r < seqs.size(); ++r) {
+      lines << ">r" << r << " desc\n";
+      const std::size_t width = r == 0 ? 61 : 80;
+      for (std::size_t at = 0; at < seqs[r].size(); at += width)
+        lines << seqs[r].substr(at, width) << (r == 2 ? "\r\n" : "\n");
+      one_line << ">r" << r << " desc\n" << seqs[r] << "\n";
+    }
+  }
+  struct Case {
+    std::string pattern;
+    int k;
+    Selection selection;
+    Command command;
+  };
+  const Case cases[] = {{"ACGTNACGTA", 2, Selection::local_minima, Command::hits},
+                        {"ACGTNACGTA", 2, Selection::local_minima, Command::count},
+                        {"ACGTNACGTA", 2, Selection::local_minima, Command::contains},
+                        {"AAAAAAAAAAAA", 1, Selection::local_minima, Command::hits},
+                        {"AAAAAAAAAAAA", 1, Selection::all_ends, Command::count},
+                        {"CAAAAC", 6, Selection::best, Command::hits}};
+  for (const Case& c : cases) {
+    SearchOptions opt;
+    opt.k = c.k;
+    opt.selection = c.selection;
+    opt.max_n_frac = 1.0f;
+    const PatternSet patterns(std::vector<Pattern>{{"p", c.pattern}, {"q", "ACGTTGCA"}}, opt);
+    const ResultShape shape{c.command, c.command == Command::count};
+    const std::string whole = run(one_line_file.path, patterns, opt, shape, 1, std::uint64_t{1} << 20, false);
+    // (TRAWL_PIPELINE_ITERS set: the ThreadSanitizer run, two threads only.)
+    const bool quick = std::getenv("TRAWL_PIPELINE_ITERS") != nullptr;
+    for (const bool map_files : {true, false})
+      for (int threads : {1, 2, 8})
+        for (std::uint64_t batch : {std::uint64_t{1} << 14, std::uint64_t{1} << 20}) {
+          if (quick && (threads != 2 || !map_files)) continue;
+          CAPTURE(c.pattern);
+          CAPTURE(static_cast<int>(c.command));
+          CAPTURE(map_files);
+          CAPTURE(threads);
+          CAPTURE(batch);
+          CHECK(run(lines_file.path, patterns, opt, shape, threads, batch, false, ReaderOptions{false, 0, map_files}) == whole);
+        }
+  }
+}
+
 // With more than two threads a mapped file's chunks are read and indexed in parts of 256 KiB
 // on any thread and the parts joined (the pipeline's LineIndexer): records, hits and the NUL
 // error of a chunk of many parts must be those of one thread.

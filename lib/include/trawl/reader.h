@@ -76,8 +76,21 @@ class FastxReader {
   // Appends whole records to `batch` until it holds at least `target_bases` residues or
   // the input ends. Returns false when nothing was added (end of all inputs).
   bool fill(RecordBatch& batch, std::uint64_t target_bases);
-  // Reads one record into `batch` (appending). Returns false at the end of all inputs.
-  bool next(RecordBatch& batch);
+  // Reads one record into `batch` (appending). Returns false at the end of all inputs. A
+  // FASTA sequence in lines (not one lent from a mapped file) is read only as far as `limit`
+  // bytes: a longer one stays open (sequence_open()), what was read of it is the batch's last
+  // sequence, and the rest comes from read_sequence(); no other call may come before it ends.
+  static constexpr std::uint64_t kWhole = ~std::uint64_t{0};
+  bool next(RecordBatch& batch, std::uint64_t limit = kWhole);
+  // Whether the last record's sequence is still open (see next).
+  bool sequence_open() const;
+  // Joins up to `room` more bytes of the open sequence into `dst` (its lines without line
+  // ends) and returns how many; fewer than `room` only where the sequence has ended, which
+  // closes it. Throws InputError as next() would have for the whole record.
+  std::size_t read_sequence(char* dst, std::size_t room);
+  // An upper bound of the bytes read_sequence() may still give (the rest of an uncompressed
+  // file), or 0 where it is unknown (compressed input, stdin).
+  std::uint64_t sequence_bound() const;
   // Moves the next whole FASTA records, about `target_bytes` of input, into `chunk` without
   // parsing them (the cheap part of reading, so the parse can run on another thread).
   // Returns false where the next record must come from next() instead: FASTQ, a first

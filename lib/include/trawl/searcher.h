@@ -75,7 +75,12 @@ class Searcher {
   // Tiered access: set_text() (whole record) or set_window() (one window of a record) once,
   // then any of these per pattern. The text must outlive the calls.
   void set_text(std::string_view text);
-  void set_window(std::string_view text, Window window);
+  // `partial`: `text` is only the first part of the record (it is still being read). The
+  // window's answers are then those of the whole record wherever the text reaches far enough
+  // past the window for its runs; where it does not, window_incomplete() says so afterwards
+  // and the answers must be thrown away.
+  void set_window(std::string_view text, Window window, bool partial = false);
+  bool window_incomplete() const { return incomplete_; }
   // Appends the hits (of the window, when one is set), sorted as search_record does.
   void find_hits(std::uint32_t pattern_idx, std::uint64_t text_idx, HitList& out);
   // Hits per strand that find_hits would report without --best (for --best, a strand has a
@@ -243,6 +248,8 @@ class Searcher {
   std::string_view text_;                  // the current record's bytes
   bool windowed_ = false;
   Window window_;
+  bool partial_ = false;     // the window's text is the first part of its record
+  bool incomplete_ = false;  // a partial text was too short for one of the window's runs
   UninitializedVector<std::uint8_t> fwd_codes_;  // whole record (or a window slice) as classes
   UninitializedVector<std::uint8_t> rev_codes_;  // reverse(record) as classes (rc strand)
   bool rev_ready_ = false;                 // rev_codes_ holds the current record
