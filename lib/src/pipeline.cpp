@@ -15,6 +15,7 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,46 @@ class TextBlock {
  private:
   std::size_t capacity_;
   char* data_;
+};
+
+// Blocks that no task uses any more, for the next long record: a fresh block's pages are
+// cleared by the kernel as they are first written, and four chromosomes of 25 Mbp in a row
+// spent a fifth of their run on that. Blocks come back from any thread (the last task that
+// viewed one), hence the lock; at most kKept are kept.
+class BlockPool : public std::enable_shared_from_this<BlockPool> {
+ public:
+  // A block of at least `capacity` bytes, kept or new (may throw std::bad_alloc); it returns
+  // here when its last user drops it.
+  std::shared_ptr<TextBlock> get(std::size_t capacity) {
+    std::unique_ptr<TextBlock> block;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      for (auto it = kept_.begin(); it != kept_.end(); ++it)
+        if ((*it)->capacity() >= capacity) {
+          block = std::move(*it);
+          kept_.erase(it);
+          break;
+        }
+    }
+    if (!block) block = std::make_unique<TextBlock>(capacity);
+    std::weak_ptr<BlockPool> home = weak_from_this();
+    return {block.release(), [home](TextBlock* b) {
+              if (const auto pool = home.lock()) pool->put(std::unique_ptr<TextBlock>(b));
+              else delete b;
+            }};
+  }
+
+ private:
+  static constexpr std::size_t kKept = 2;
+  void put(std::unique_ptr<TextBlock> block) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    kept_.push_back(std::move(block));
+    // The largest stay: a later record's bound is the rest of the same file, never more.
+    std::sort(kept_.begin(), kept_.end(), [](const auto& a, const auto& b) { return a->capacity() > b->capacity(); });
+    if (kept_.size() > kKept) kept_.pop_back();
+  }
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<TextBlock>> kept_;
 };
 
 // A record longer than a batch, searched as (pattern, window) tasks of about batch_bases
@@ -497,10 +538,10 @@ class TaskSource {
 
   // A block of at least `capacity` bytes; smaller where the system will not give that much
   // address space at once (the block then grows as it fills).
-  static std::shared_ptr<TextBlock> make_block(std::uint64_t capacity) {
+  std::shared_ptr<TextBlock> make_block(std::uint64_t capacity) {
     for (;; capacity /= 2) {
       try {
-        return std::make_shared<TextBlock>(static_cast<std::size_t>(capacity));
+        return blocks_->get(static_cast<std::size_t>(capacity));
       } catch (const std::bad_alloc&) {
         if (capacity <= kFirstBlock) throw;
       }
@@ -582,6 +623,7 @@ class TaskSource {
   // least read_long reads at once.
   static constexpr std::uint64_t kFirstBlock = std::uint64_t{64} << 20;
   static constexpr std::uint64_t kReadStep = std::uint64_t{1} << 20;
+  std::shared_ptr<BlockPool> blocks_ = std::make_shared<BlockPool>();
   std::shared_ptr<LongRecord> long_;
   std::uint32_t pattern_ = 0, pattern_end_ = 0;
   std::uint64_t window_begin_ = 0;
