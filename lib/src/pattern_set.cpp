@@ -1,7 +1,5 @@
 #include "trawl/pattern_set.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -67,11 +65,15 @@ std::string PatternSet::invalid_reason(std::string_view id, std::string_view seq
 
 std::string_view PatternSet::keep(std::string_view bytes) {
   if (bytes.size() > arena_left_) {
-    // Blocks of 64 KiB, or one of its own for a longer string.
-    const std::size_t block = std::max<std::size_t>(std::size_t{1} << 16, bytes.size());
-    arena_.push_back(std::make_unique_for_overwrite<char[]>(block));
-    arena_at_ = arena_.back().get();
-    arena_left_ = block;
+    // Blocks that double from 64 KiB to 4 MiB (or one of its own for a longer string); the
+    // large ones in whole huge pages, as a million patterns' ids and bytes otherwise fault
+    // in 4 KiB at a time.
+    const std::size_t last = arena_.empty() ? 0 : arena_.back().capacity();
+    const std::size_t block = std::max(std::clamp<std::size_t>(2 * last, std::size_t{1} << 16, std::size_t{4} << 20), bytes.size());
+    arena_.emplace_back();
+    arena_.back().reserve(HugePageAllocator<char>::room_for(block));
+    arena_at_ = arena_.back().data();
+    arena_left_ = arena_.back().capacity();
   }
   if (!bytes.empty()) std::memcpy(arena_at_, bytes.data(), bytes.size());
   const std::string_view kept(arena_at_, bytes.size());
@@ -106,15 +108,6 @@ std::string_view PatternSet::id(std::size_t i, IdRoom& room) const {
 }
 
 namespace {
-// Asks for transparent huge pages under a big array: millions of patterns would otherwise
-// fault in (and clear) their arrays 4 KiB at a time (about a tenth of loading a list of
-// 262,144 patterns).
-void advise_huge_pages(const void* data, std::size_t bytes) {
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
-  if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
 
 // Calls line(begin, length, index) for every line of [begin, end) ('\r' before '\n' dropped,
 // a last line without '\n' included); stops early where it returns false. Line ends are
@@ -217,8 +210,6 @@ void PatternSet::add_list(std::string_view text, std::shared_ptr<const void> own
   }
   seq_begin_.resize(pattern);
   seq_length_.resize(pattern);
-  advise_huge_pages(seq_begin_.data(), seq_begin_.size() * sizeof(const char*));
-  advise_huge_pages(seq_length_.data(), seq_length_.size() * sizeof(std::uint32_t));
   for_each(pieces.size(), [&](std::size_t i) {
     Piece& p = pieces[i];
     const char** begin_out = seq_begin_.data() + p.first_pattern;

@@ -125,15 +125,15 @@ class PatternSet {
   // A copy of `bytes` at an address that never moves (blocks are never reallocated), for the
   // patterns and ids of add().
   std::string_view keep(std::string_view bytes);
-  std::vector<std::unique_ptr<char[]>> arena_;
+  std::vector<HugePageVector<char>> arena_;  // blocks, used up to their capacity
   char* arena_at_ = nullptr;
   std::size_t arena_left_ = 0;
   std::vector<std::shared_ptr<const void>> owners_;  // of the lists' texts
 
   // Each pattern's bytes, in the arena or in a list's text. Uninitialized growth: add_list
   // sizes them first and fills them in parallel.
-  UninitializedVector<const char*> seq_begin_;
-  UninitializedVector<std::uint32_t> seq_length_;
+  HugePageVector<const char*> seq_begin_;
+  HugePageVector<std::uint32_t> seq_length_;
   // Ids by runs of patterns: where first_line > 0, the run's patterns are a list's lines
   // numbered from first_line on (a blank line starts a new run); else their ids are
   // explicit_ids_ from first_explicit on.
@@ -141,7 +141,7 @@ class PatternSet {
     std::uint64_t first_pattern = 0, first_line = 0, first_explicit = 0;
   };
   std::vector<IdRun> id_runs_;
-  std::vector<std::string_view> explicit_ids_;
+  HugePageVector<std::string_view> explicit_ids_;
   bool precomputed_ = false;
   std::vector<std::uint64_t> peq_;          // precomputed profiles, back to back
   std::vector<std::uint64_t> peq_offsets_;  // [2i] forward, [2i+1] rc
