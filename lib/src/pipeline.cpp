@@ -691,14 +691,14 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   // back: it is far below half the work.)
   if (threads > 2) {
     auto parts = std::make_shared<std::vector<UninitializedVector<std::uint32_t>>>();
-    reader.set_line_indexer([parts, for_each_part](const ChunkBytes& bytes, UninitializedVector<std::uint32_t>& newlines) {
+    reader.set_line_indexer([parts, for_each_part](std::string_view bytes, UninitializedVector<std::uint32_t>& newlines) {
       constexpr std::size_t kPart = std::size_t{256} << 10;
-      const std::size_t n = bytes.size;
+      const std::size_t n = bytes.size();
       const std::size_t count = (n + kPart - 1) / kPart;
       if (parts->size() < count) parts->resize(count);
       std::atomic<bool> nul{false};
       for_each_part(n, kPart, [&](std::size_t i, std::size_t at, std::size_t len) {
-        if (FastxReader::index_lines(bytes.part(at, len), (*parts)[i])) nul.store(true, std::memory_order_relaxed);
+        if (FastxReader::index_lines(bytes.substr(at, len), (*parts)[i])) nul.store(true, std::memory_order_relaxed);
       });
       std::size_t total = 0;
       for (std::size_t i = 0; i < count; ++i) total += (*parts)[i].size();

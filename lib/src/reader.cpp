@@ -122,18 +122,6 @@ bool index_lines(const char* p, std::size_t n, UninitializedVector<std::uint32_t
 #endif
 }
 
-// Reads the bytes of `bytes` in from its file, where they come from one (see ChunkBytes).
-void read_fully(const ChunkBytes& bytes) {
-  for (std::size_t done = 0; bytes.fd >= 0 && done < bytes.size;) {
-    const ssize_t got = ::pread(bytes.fd, bytes.data + done, bytes.size - done,
-                                static_cast<off_t>(bytes.offset + done));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw InputError(std::string("read error: ") + std::strerror(errno));
-    if (got == 0) throw InputError("the file shrank while it was being read");
-    done += static_cast<std::size_t>(got);
-  }
-}
-
 }  // namespace
 
 // An uncompressed input file mapped whole, shared by the records lent from it.
@@ -214,7 +202,6 @@ class FastxReader::File {
   }
   ~File() {
     if (fp_) bgzf_close(fp_);
-    if (fd_ >= 0) ::close(fd_);
   }
   File(const File&) = delete;
   File& operator=(const File&) = delete;
@@ -244,44 +231,38 @@ class FastxReader::File {
     auto& bytes = chunk.storage;
     // The most the chunk can hold, reserved in whole huge pages: a task size that grows step
     // by step would otherwise move the buffer, and clear fresh pages, at every step.
-    const std::size_t most = mapping_ ? std::min<std::size_t>(end_ - pos_, target) : target;
-    if (bytes.capacity() < most) bytes.reserve(HugePageAllocator<char>::room_for(most));
-    ChunkBytes source;
+    std::string_view source;
     bool at_end;
     if (mapping_) {
-      // A mapped file's chunk is read into the chunk with pread, not through the mapping:
-      // mapping its pages (a page-table entry per 4 KiB, and dropping them again behind the
-      // reader) cost 4x a copy by read() on a virtual machine (563 MB: 0.29 s vs 0.075 s to
-      // index the lines), and the chunk's buffer, reused, is warm in the caches.
-      bytes.resize(most);
-      source = {bytes.data(), most, fd_, pos_};
-      at_end = pos_ + most == end_;
+      // A mapped file's chunk is its bytes in the mapping, not a copy: a pread into the
+      // chunk cost more, in time and in system time, than the mapping's page faults
+      // (docs/performance.md); the pages are dropped again behind the output (release()).
+      source = {data_ + pos_, std::min<std::size_t>(end_ - pos_, target)};
+      at_end = pos_ + source.size() == end_;
+      chunk.mapping = mapping_;
     } else {
-      // No more than `target` from the line buffer, refilled (a MiB a read) as it runs out.
+      // No more than `target` from the line buffer, refilled (a MiB a read) as it runs out,
+      // into storage reserved in whole huge pages: a task size that grows step by step would
+      // otherwise move the buffer, and clear fresh pages, at every step.
+      if (bytes.capacity() < target) bytes.reserve(HugePageAllocator<char>::room_for(target));
       bytes.clear();
       while (bytes.size() < target && (pos_ < end_ || refill())) {
         const std::size_t take = std::min<std::size_t>(end_ - pos_, target - bytes.size());
         bytes.insert(bytes.end(), data_ + pos_, data_ + pos_ + take);
         pos_ += take;
       }
-      source = {bytes.data(), bytes.size(), -1, 0};
+      source = {bytes.data(), bytes.size()};
       at_end = pos_ == end_ && eof_;
+      chunk.mapping.reset();
     }
-    const char* begin = bytes.data();
-    const std::size_t size = source.size;
-    // One pass reads the bytes in (a file's), finds their line ends (kept for the parse)
-    // and NUL bytes; chunks of 4 GiB or more are read and counted without an index.
+    const char* begin = source.data();
+    const std::size_t size = source.size();
+    // One pass finds the line ends (kept for the parse) and NUL bytes; chunks of 4 GiB or
+    // more are counted without an index.
     chunk.indexed = size <= std::numeric_limits<std::uint32_t>::max();
-    try {
-      if (chunk.indexed) {
-        chunk.has_nul = line_indexer != nullptr && *line_indexer ? (*line_indexer)(source, chunk.newlines)
-                                                                 : FastxReader::index_lines(source, chunk.newlines);
-      } else {
-        read_fully(source);
-      }
-    } catch (const InputError& e) {
-      throw InputError(display_ + ": after record " + std::to_string(record_) + ": " + e.what());
-    }
+    if (chunk.indexed)
+      chunk.has_nul = line_indexer != nullptr && *line_indexer ? (*line_indexer)(source, chunk.newlines)
+                                                               : FastxReader::index_lines(source, chunk.newlines);
     // Cut before the last header line (records after it may be incomplete), or take all
     // at the end of the file.
     std::size_t cut = size;
@@ -315,7 +296,7 @@ class FastxReader::File {
     }
     if (cut == 0) return ChunkResult::use_next;
     at_fasta_header_ = cut < size;
-    bytes.resize(cut);
+    if (!mapping_) bytes.resize(cut);
     chunk.data = begin;
     chunk.size = cut;
     // A line end followed by '>' starts a record (begin[0] is a '>'); a last line without
@@ -557,18 +538,14 @@ class FastxReader::File {
   }
 
   // An uncompressed regular file is read as one mapping when the system allows it: next()
-  // parses it as a buffer that is already full, and lends a long one-line sequence without
-  // a copy (FASTA chunks are read with pread instead, see take_chunk). Otherwise it is read
-  // through fp_.
+  // parses it as a buffer that is already full, and chunks and long one-line sequences are
+  // views into it, not copies. Otherwise it is read through fp_.
   void map_whole_file(const std::string& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return;
     void* p = mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      ::close(fd);
-      return;
-    }
-    fd_ = fd;  // chunks are read from it (take_chunk)
+    ::close(fd);  // (the mapping stays)
+    if (p == MAP_FAILED) return;
     mapping_ = std::make_shared<MappedFile>(static_cast<const char*>(p), file_size_);
     bgzf_close(fp_);
     fp_ = nullptr;
@@ -731,7 +708,6 @@ class FastxReader::File {
   ReaderOptions options_;
   BGZF* fp_ = nullptr;     // null: a chunk in memory, or a mapped file
   std::shared_ptr<MappedFile> mapping_;  // the whole file, when mapped
-  int fd_ = -1;  // the mapped file's descriptor
   bool at_fasta_header_ = false;  // take_chunk left the input at a header's '>'
   static constexpr std::size_t kReleaseStep = std::size_t{16} << 20;  // of a long record
   bool plain_ = false;     // fp_ is uncompressed: read through its hFILE
@@ -779,9 +755,8 @@ FastxReader::~FastxReader() = default;
 // more than the whole search; a long line's pages fault in cheaply as they are read.
 std::size_t FastxReader::find_line_end(const char* p, std::size_t n) { return find_line_end_or_nul(p, n); }
 
-bool FastxReader::index_lines(const ChunkBytes& bytes, UninitializedVector<std::uint32_t>& newlines) {
-  read_fully(bytes);
-  return trawl::index_lines(bytes.data, bytes.size, newlines);
+bool FastxReader::index_lines(std::string_view bytes, UninitializedVector<std::uint32_t>& newlines) {
+  return trawl::index_lines(bytes.data(), bytes.size(), newlines);
 }
 
 bool FastxReader::open_next_file() {

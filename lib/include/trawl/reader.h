@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trawl/record_batch.h"
@@ -17,9 +18,9 @@ namespace trawl {
 struct ReaderOptions {
   bool full_header = false;  // text_id = whole header line instead of the name up to whitespace
   int decompress_threads = 0;  // htslib threads for BGZF input (0 = none)
-  // Uncompressed regular files are mapped whole (long one-line records are then lent, not
-  // copied; chunks are read with pread); false reads every input through buffers (for
-  // tests of that path).
+  // Uncompressed regular files are mapped whole (chunks and long one-line records are then
+  // views into the mapping, not copies); false reads every input through buffers (for tests
+  // of that path).
   bool map_files = true;
 };
 
@@ -33,25 +34,12 @@ struct InputMark {
   const char* end = nullptr;
 };
 
-// Bytes of a chunk to index (see FastxReader::LineIndexer): [data, data + size), which are
-// first read from the file descriptor `fd` at `offset` where fd >= 0, and are in memory
-// already where fd < 0.
-struct ChunkBytes {
-  char* data = nullptr;
-  std::size_t size = 0;
-  int fd = -1;
-  std::uint64_t offset = 0;
-  // [at, at + n) of these bytes, from the same source.
-  ChunkBytes part(std::size_t at, std::size_t n) const {
-    return {data + at, n, fd, fd >= 0 ? offset + at : 0};
-  }
-};
-
 struct FastaChunk {
-  // The records' bytes, starting with a header line; whole records only, in `storage`
-  // (which the chunk keeps for the next one).
+  // The records' bytes, starting with a header line; whole records only: in a mapped input
+  // file (kept mapped by `mapping`), or in `storage` (which the chunk keeps for the next one).
   const char* data = nullptr;
   std::size_t size = 0;
+  std::shared_ptr<MappedFile> mapping;
   HugePageVector<char> storage;
   std::uint64_t records = 0;    // how many
   // Every '\n' offset in the bytes and whether a NUL byte occurs, found by the one pass of
@@ -119,18 +107,16 @@ class FastxReader {
   // splits the search over its threads: that pass is the first touch of a long record's
   // bytes, and none of its windows can start before it ends.
   void set_line_end_finder(LineEndFinder finder) { line_end_finder_ = std::move(finder); }
-  // Builds a chunk's line index: reads the bytes in where they come from a file, then puts
-  // every '\n' offset in them into `newlines` (resized to their number, size < 4 GiB);
-  // returns whether a NUL byte occurs. Throws InputError (without the file's name) where the
-  // file cannot be read.
-  using LineIndexer = std::function<bool(const ChunkBytes& bytes, UninitializedVector<std::uint32_t>& newlines)>;
-  // Where set, next_chunk reads and indexes the chunks of uncompressed regular files with
-  // `indexer` (empty: on this thread). That pass is the first read of the input's bytes and
-  // the input stage's main work; the pipeline passes one that splits it over its threads
-  // where there are enough of them for the one serial stage to hold the others back.
+  // Builds a chunk's line index: puts every '\n' offset in `bytes` into `newlines` (resized
+  // to their number, size < 4 GiB); returns whether a NUL byte occurs.
+  using LineIndexer = std::function<bool(std::string_view bytes, UninitializedVector<std::uint32_t>& newlines)>;
+  // Where set, next_chunk indexes the chunks of uncompressed regular files with `indexer`
+  // (empty: on this thread). That pass is the first read of the input's bytes and the input
+  // stage's main work; the pipeline passes one that splits it over its threads where there
+  // are enough of them for the one serial stage to hold the others back.
   void set_line_indexer(LineIndexer indexer) { line_indexer_ = std::move(indexer); }
   // What a LineIndexer does, on this thread (the pipeline's, on each part).
-  static bool index_lines(const ChunkBytes& bytes, UninitializedVector<std::uint32_t>& newlines);
+  static bool index_lines(std::string_view bytes, UninitializedVector<std::uint32_t>& newlines);
   // The search on one thread (what a LineEndFinder does on each part), on bytes of a mapped
   // file or other memory. Makes no system call.
   static std::size_t find_line_end(const char* p, std::size_t n);
