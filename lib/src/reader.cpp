@@ -420,6 +420,35 @@ class FastxReader::File {
     return true;
   }
 
+  // In a chunk: takes up to `max` records at pos_ that are a header line and one sequence
+  // line each (no '\r', no blank line, no NUL byte in the chunk, names cut at whitespace),
+  // straight from the line index, as next() would take them; stops at the first other one,
+  // which next() then reads. Returns how many it took. (Reads a record in a few steps where
+  // next() took several calls: most chunks are all such records.)
+  std::uint64_t take_simple_records(RecordBatch& batch, std::uint64_t max) {
+    if (!line_index_ || chunk_has_nul_ || options_.full_header) return 0;
+    std::uint64_t taken = 0;
+    while (taken < max && next_newline_ + 1 < newline_count_) {
+      const std::size_t header_end = newlines_[next_newline_], seq_end = newlines_[next_newline_ + 1];
+      const std::size_t seq_begin = header_end + 1;
+      if (data_[pos_] != '>' || seq_begin == seq_end || data_[seq_begin] == '>' ||
+          data_[header_end - 1] == '\r' || data_[seq_end - 1] == '\r' ||
+          (seq_end + 1 < end_ && data_[seq_end + 1] != '>'))
+        break;
+      std::size_t name_end = pos_ + 1;
+      while (name_end < header_end && !is_header_space(data_[name_end])) ++name_end;
+      batch.name_spans.push_back({borrowed_offset(data_ + pos_ + 1), name_end - pos_ - 1});
+      batch.seq_spans.push_back({borrowed_offset(data_ + seq_begin), seq_end - seq_begin});
+      batch.seq_bases += seq_end - seq_begin;
+      pos_ = seq_end + 1;
+      next_newline_ += 2;
+      line_no_ += 2;
+      ++record_;
+      ++taken;
+    }
+    return taken;
+  }
+
   // Whether next() left a FASTA sequence unfinished (see FastxReader::next).
   bool sequence_open() const { return sequence_open_; }
 
@@ -797,8 +826,11 @@ void FastxReader::parse_chunk(const FastaChunk& chunk, RecordBatch& batch) {
   thread_local File parser;
   parser.start_chunk(chunk);
   batch.borrowed = chunk.data;
-  for (std::uint64_t r = 0; r < chunk.records; ++r)
-    if (!parser.next(batch, 0)) throw std::logic_error("parse_chunk: fewer records than counted");
+  for (std::uint64_t r = parser.take_simple_records(batch, chunk.records); r < chunk.records;) {
+    if (!parser.next(batch, kWhole)) throw std::logic_error("parse_chunk: fewer records than counted");
+    ++r;
+    r += parser.take_simple_records(batch, chunk.records - r);
+  }
 }
 
 bool FastxReader::sequence_open() const { return file_ && file_->sequence_open(); }
