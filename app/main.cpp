@@ -130,9 +130,9 @@ std::shared_ptr<ListText> load_patterns(const RunConfig& c, PatternSet& patterns
       (c.inputs.empty() || std::find(c.inputs.begin(), c.inputs.end(), "-") != c.inputs.end()))
     throw UsageError("patterns and records cannot both come from stdin: give the input files");
   std::shared_ptr<ListText> list;
-  auto add = [&patterns](std::string_view id, std::string_view seq) {
+  auto add = [&patterns](std::string_view id, std::string_view seq, std::shared_ptr<const void> owner = nullptr) {
     try {
-      patterns.add(id, seq);
+      patterns.add(id, seq, std::move(owner));
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
@@ -145,7 +145,9 @@ std::shared_ptr<ListText> load_patterns(const RunConfig& c, PatternSet& patterns
     FastxReader reader({c.pattern_fasta}, ReaderOptions{c.full_header, 0});
     RecordBatch batch;
     while (reader.next(batch)) {
-      add(batch.name(0), batch.seq(0));
+      // A one-line sequence of a mapped file is lent: the set keeps the mapping, not a copy.
+      const bool lent = (batch.seq_spans[0].offset & RecordBatch::kBorrowed) != 0;
+      add(batch.name(0), batch.seq(0), lent ? std::shared_ptr<const void>(batch.borrowed_mapping) : nullptr);
       batch.clear();
     }
   } else {

@@ -82,16 +82,19 @@ std::string_view PatternSet::keep(std::string_view bytes) {
   return kept;
 }
 
-void PatternSet::add(std::string_view id, std::string_view seq) {
+void PatternSet::add(std::string_view id, std::string_view seq) { add(id, seq, nullptr); }
+
+void PatternSet::add(std::string_view id, std::string_view seq, std::shared_ptr<const void> owner) {
   if (seq.empty() || !all_valid(seq)) throw std::invalid_argument(invalid_reason(id, seq));
   if (seq.size() > UINT32_MAX)
     throw std::invalid_argument("pattern '" + std::string(id) + "' is longer than 4 GiB");
   if (id_runs_.empty() || id_runs_.back().first_line != 0)
     id_runs_.push_back({size(), 0, explicit_ids_.size()});
   explicit_ids_.push_back(keep(id));
-  seq_begin_.push_back(keep(seq).data());
+  seq_begin_.push_back(owner ? seq.data() : keep(seq).data());
   seq_length_.push_back(static_cast<std::uint32_t>(seq.size()));
   max_length_ = std::max(max_length_, static_cast<std::uint32_t>(seq.size()));
+  if (owner && (owners_.empty() || owners_.back() != owner)) owners_.push_back(std::move(owner));
 }
 
 std::string_view PatternSet::id(std::size_t i, IdRoom& room) const {

@@ -64,6 +64,10 @@ class PatternSet {
   // construct with no patterns, add() each, then finish() once before searching.
   PatternSet(const SearchOptions& options, std::size_t precompute_limit = kPrecomputeLimit);
   void add(std::string_view id, std::string_view seq);  // validates; throws as above
+  // The same, but `seq` is not copied: it stays a view into memory that `owner` keeps alive
+  // as long as the set (a pattern FASTA file's mapping, whose one-line sequences the reader
+  // lends).
+  void add(std::string_view id, std::string_view seq, std::shared_ptr<const void> owner);
   // Runs body(0), ..., body(count - 1), possibly at the same time (see add_list).
   using ForEach = std::function<void(std::size_t count, const std::function<void(std::size_t)>& body)>;
   // Adds the patterns of a pattern list: one per line ("\n" or "\r\n", the last line may lack
