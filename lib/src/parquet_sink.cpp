@@ -105,24 +105,35 @@ class ParquetHitsSink final : public ResultSink {
     bool last_reversed = false;
     constexpr std::size_t kCheckedWhole = std::size_t{1} << 16;
     bool ascii_text = false;  // the current record is short and all ASCII
+    std::string_view seq;     // the current record's
+    // The numbers go straight to their places (sized once, not a push_back each).
+    const std::size_t n = results.hits.hits.size(), first = rows.rows;
+    rows.columns[2].i32.resize(first + n);
+    rows.columns[4].i64.resize(first + n);
+    rows.columns[5].i64.resize(first + n);
+    std::int32_t* costs = rows.columns[2].i32.data() + first;
+    std::int64_t* starts = rows.columns[4].i64.data() + first;
+    std::int64_t* ends = rows.columns[5].i64.data() + first;
     for (const Hit& h : results.hits.hits) {
       const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
       auto col = rows.columns.begin();
       add_keyed(*col++, h.pattern_idx, last_pattern, [&] { return valid_utf8(patterns_.id(h.pattern_idx, room), scratch); });
       add_keyed(*col++, h.text_idx, last_text, [&] {
         // A short record's bytes are checked once for all its regions, not region by region.
-        const std::string_view seq = batch.seq(r);
+        seq = batch.seq(r);
         ascii_text = seq.size() <= kCheckedWhole && all_ascii(seq);
         return valid_utf8(batch.name(r), scratch);
       });
-      (col++)->i32.push_back(h.cost);
+      *costs++ = h.cost;
+      ++col;
       add_keyed(*col++, static_cast<std::uint64_t>(h.strand), last_strand,
                 [&] { return std::string_view(h.strand == Strand::fwd ? "+" : "-"); });
-      (col++)->i64.push_back(static_cast<std::int64_t>(h.start));
-      (col++)->i64.push_back(static_cast<std::int64_t>(h.end));
+      *starts++ = static_cast<std::int64_t>(h.start);
+      *ends++ = static_cast<std::int64_t>(h.end);
+      col += 2;
       const bool text_direction = h.strand == Strand::fwd || columns_.sam;
       if (columns_.region) {
-        const std::string_view slice = batch.seq(r).substr(h.start, h.end - h.start);
+        const std::string_view slice(seq.data() + h.start, h.end - h.start);
         if (text_direction) {
           (col++)->add_string(ascii_text ? slice : valid_utf8(slice, scratch));
         } else {
@@ -162,7 +173,7 @@ class ParquetHitsSink final : public ResultSink {
         (col++)->i64.push_back(static_cast<std::int64_t>(v));
       }
     }
-    rows.rows = results.hits.hits.size();
+    rows.rows = first + n;
   }
 
   void write(const RecordBatch&, const BatchResults&, const FormattedBatch& formatted) override {

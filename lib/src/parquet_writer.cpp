@@ -505,11 +505,16 @@ struct Writer::Impl {
     ++c.data_pages;
   }
 
-  template <class T>
-  static void note_int_bounds(ColumnState& c, const std::vector<T>& v) {
-    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-    c.int_min = c.has_bounds ? std::min<std::int64_t>(c.int_min, *lo) : *lo;
-    c.int_max = c.has_bounds ? std::max<std::int64_t>(c.int_max, *hi) : *hi;
+  template <class V>
+  static void note_int_bounds(ColumnState& c, const V& v) {
+    // A plain loop, which the compiler vectorizes (std::minmax_element's is not).
+    auto lo = v.front(), hi = v.front();
+    for (const auto x : v) {
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+    c.int_min = c.has_bounds ? std::min<std::int64_t>(c.int_min, lo) : lo;
+    c.int_max = c.has_bounds ? std::max<std::int64_t>(c.int_max, hi) : hi;
     c.has_bounds = true;
   }
   static void note_string_bounds(ColumnState& c, std::string_view v) {

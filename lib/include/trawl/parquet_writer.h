@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "trawl/byte_sink.h"
+#include "trawl/uninitialized_vector.h"
 
 namespace trawl::parquet {
 
@@ -45,12 +46,13 @@ std::string_view compression_name(Compression compression);
 // checked and looked up in the dictionary once, not once per row.
 class ColumnValues {
  public:
-  std::vector<std::int32_t> i32;
-  std::vector<std::int64_t> i64;
-  std::vector<std::uint8_t> bools;  // 0 or 1
+  // (Uninitialized growth: a sink sizes them for a batch, then writes every value.)
+  UninitializedVector<std::int32_t> i32;
+  UninitializedVector<std::int64_t> i64;
+  UninitializedVector<std::uint8_t> bools;  // 0 or 1
   // Appends `times` rows of `v`, extending the last run where it holds the same value.
   // (Inline: called per row of a batch, mostly with short strings.)
-  void add_string(std::string_view v, std::uint32_t times = 1) {
+  [[gnu::always_inline]] void add_string(std::string_view v, std::uint32_t times = 1) {
     const std::size_t runs = run_rows_.size();
     if (runs > 0 && offsets_[runs] - offsets_[runs - 1] == v.size() &&
         same_bytes(bytes_.data() + offsets_[runs - 1], v.data(), v.size())) {
