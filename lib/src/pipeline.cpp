@@ -51,8 +51,8 @@ class TextBlock {
 };
 
 // Blocks that no task uses any more, for the next long record: a fresh block's pages are
-// cleared by the kernel as they are first written, and four chromosomes of 25 Mbp in a row
-// spent a fifth of their run on that. Blocks come back from any thread (the last task that
+// cleared by the kernel as they are first written, a large part of reading chromosome after
+// chromosome (docs/performance.md). Blocks come back from any thread (the last task that
 // viewed one), hence the lock; at most kKept are kept.
 class BlockPool : public std::enable_shared_from_this<BlockPool> {
  public:
