@@ -18,6 +18,7 @@
 #   W5         65,536 x 'ab'x128, -p ab -k 0 --alphabet ascii (8,388,608 hits), TSV             -t 1
 #   W5.pq      W5 written as Parquet                                                            -t 1
 #   small.t1, small.t2   the 262,144-record table, --paired -f small.fa -k 2 --alphabet dna, hits
+#   small.gz   small.t1 with the pattern FASTA gzipped (patterns read record by record)
 # P = TATCTATCTGGCATTCAACCAGG. TSV goes to stdout, which is /dev/null; Parquet to a file
 # (-o out.parquet in a scratch folder, removed before each run). Timed runs have -q.
 #
@@ -52,7 +53,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 names=()
 declare -A BIN
 reps=5
-workloads="W1-4 W1-1 W1-1.t2 W2 W2.pq W3-32 W3-1000 W4.hits W4.count W4.contains W5 W5.pq small.t1 small.t2"
+workloads="W1-4 W1-1 W1-1.t2 W2 W2.pq W3-32 W3-1000 W4.hits W4.count W4.contains W5 W5.pq small.t1 small.t2 small.gz"
 search=""
 csv=""
 while [[ $# -gt 0 ]]; do
@@ -129,14 +130,19 @@ spec() {
       local pats=$DATA/patterns-${id#W3-}-23-$((SEED + 2)).txt
       gen "$pats" "$MAKE_WORKLOAD" patterns "${id#W3-}" 23 "$((SEED + 2))"
       ARGS=(hits -l "$pats" -k 3) ;;
-    W4.*|small)
+    W4.*|small|small.gz)
       local size=large
-      [[ $id == small ]] && size=small
+      [[ $id == small* ]] && size=small
       table "$size"
       IN=$TFA
       local cmd=hits
       [[ $1 == W4.* ]] && cmd=${1#W4.}
-      ARGS=("$cmd" --paired -f "$TPAT" -k 2 --alphabet dna) ;;
+      local pat=$TPAT
+      if [[ $id == small.gz ]]; then
+        pat=$TPAT.gz
+        gen "$pat" gzip -c "$TPAT"
+      fi
+      ARGS=("$cmd" --paired -f "$pat" -k 2 --alphabet dna) ;;
     W5)
       IN=$DATA/ascii-65536.fa
       gen "$IN" "$MAKE_WORKLOAD" ascii 65536

@@ -229,8 +229,6 @@ class FastxReader::File {
     }
     at_fasta_header_ = false;
     auto& bytes = chunk.storage;
-    // The most the chunk can hold, reserved in whole huge pages: a task size that grows step
-    // by step would otherwise move the buffer, and clear fresh pages, at every step.
     std::string_view source;
     bool at_end;
     if (mapping_) {
@@ -389,7 +387,8 @@ class FastxReader::File {
         batch.seq_bases += batch.seqs.size() - seq_off;
         return true;
       }
-      if (in_memory && peek() >= 0 && peek() != '>') {
+      // A chunk in memory: a one-line sequence is a view, more lines are copied.
+      if (peek() >= 0 && peek() != '>') {
         const std::string_view first = borrow_line();
         if (peek() < 0 || peek() == '>') {
           if (chunk_has_nul_ && std::memchr(first.data(), 0, first.size()))
@@ -525,8 +524,9 @@ class FastxReader::File {
   std::uint64_t sequence_bound() const { return mapping_ ? end_ - pos_ : 0; }
 
  private:
-  // Starts joining a FASTA sequence in lines into `seqs`, up to about `limit` bytes; where
-  // it is longer the sequence stays open (see join_sequence).
+  // Starts joining a FASTA sequence in lines into `seqs`, up to `limit` bytes; where it is
+  // longer the sequence stays open (see join_sequence). Joined through a reused buffer, so
+  // that a short record costs no clearing of room it does not use.
   void join_first_part(std::string& seqs, std::uint64_t limit) {
     constexpr std::size_t kStep = std::size_t{1} << 20;
     sequence_open_ = true;
@@ -534,12 +534,12 @@ class FastxReader::File {
     held_cr_ = false;
     nul_in_sequence_ = false;
     released_ = pos_;
-    const std::size_t from = seqs.size();
-    while (sequence_open_ && seqs.size() - from < limit) {
-      const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(limit - (seqs.size() - from), kStep));
-      const std::size_t at = seqs.size();
-      seqs.resize(at + room);
-      seqs.resize(at + join_sequence(seqs.data() + at, room));
+    if (join_buf_.size() < kStep) join_buf_.resize(kStep);
+    for (std::uint64_t joined = 0; sequence_open_ && joined < limit;) {
+      const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(limit - joined, kStep));
+      const std::size_t got = join_sequence(join_buf_.data(), room);
+      seqs.append(join_buf_.data(), got);
+      joined += got;
     }
   }
   // The end of a joined sequence: a last line without '\n' counts as a line, and a '\r'
@@ -756,6 +756,7 @@ class FastxReader::File {
   // '\r' held back at the end of a block, a NUL byte seen, bytes before released_ released.
   bool sequence_open_ = false, at_line_start_ = true, held_cr_ = false, nul_in_sequence_ = false;
   std::size_t released_ = 0;
+  UninitializedVector<char> join_buf_;  // join_first_part's
   std::uint64_t record_ = 0, line_no_ = 0;
   std::string line_, qual_, scratch_;
   UninitializedVector<char> joined_;  // take_chunk's bytes past a cut, before a refill
