@@ -7,11 +7,8 @@
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -28,26 +25,16 @@ namespace {
 
 // Bytes appended in place and never moved: the sequence of a long record as it is read, so
 // that windows of the part read so far can be searched while the rest is read. Address space
-// for `capacity` bytes, touched only as written, in transparent huge pages where the kernel
-// allows (a 100 Mbp chromosome would otherwise fault in 25,000 pages).
+// for `capacity` bytes, touched only as written, in huge pages where the kernel allows (a
+// 100 Mbp chromosome would otherwise fault in 25,000 pages).
 class TextBlock {
  public:
-  static constexpr std::size_t kHugePage = std::size_t{2} << 20;
-  explicit TextBlock(std::size_t capacity)
-      : capacity_((std::max<std::size_t>(capacity, 1) + kHugePage - 1) / kHugePage * kHugePage),
-        data_(static_cast<char*>(std::aligned_alloc(kHugePage, capacity_))) {
-    if (!data_) throw std::bad_alloc();
-    (void)madvise(data_, capacity_, MADV_HUGEPAGE);  // a hint: without it, plain pages
-  }
-  ~TextBlock() { std::free(data_); }
-  TextBlock(const TextBlock&) = delete;
-  TextBlock& operator=(const TextBlock&) = delete;
-  char* data() const { return data_; }
-  std::size_t capacity() const { return capacity_; }
+  explicit TextBlock(std::size_t capacity) { bytes_.reserve(HugePageAllocator<char>::room_for(capacity)); }
+  char* data() { return bytes_.data(); }
+  std::size_t capacity() const { return bytes_.capacity(); }
 
  private:
-  std::size_t capacity_;
-  char* data_;
+  HugePageVector<char> bytes_;  // reserved, never resized: data() is the room
 };
 
 // Blocks that no task uses any more, for the next long record: a fresh block's pages are
@@ -113,7 +100,7 @@ struct WindowTask {
   // keeps those bytes alive where they are in a block the record may since have outgrown.
   std::string_view text;
   bool partial = false;
-  std::shared_ptr<const TextBlock> block;
+  std::shared_ptr<TextBlock> block;
   std::uint32_t pattern = 0;
   Window window;
   bool last_window = false;   // of this (record, pattern)
