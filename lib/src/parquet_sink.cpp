@@ -75,6 +75,26 @@ void add_keyed(ColumnValues& col, std::uint64_t key, std::uint64_t& last_key, Va
   col.add_string(value());
 }
 
+// pat_id and text_id of (pattern, record) rows into two columns, each spelled only where its
+// index changes (count and contains --by-pattern).
+class PairIds {
+ public:
+  PairIds(const PatternSet& patterns, const RecordBatch& batch) : patterns_(patterns), batch_(batch) {}
+  void add(ColumnValues& pat_ids, ColumnValues& text_ids, const PairCount& pc) {
+    add_keyed(pat_ids, pc.pattern_idx, last_pattern_, [&] { return valid_utf8(patterns_.id(pc.pattern_idx, room_), scratch_); });
+    add_keyed(text_ids, pc.text_idx, last_text_, [&] {
+      return valid_utf8(batch_.name(static_cast<std::size_t>(pc.text_idx - batch_.first_record)), scratch_);
+    });
+  }
+
+ private:
+  const PatternSet& patterns_;
+  const RecordBatch& batch_;
+  std::uint64_t last_pattern_ = ~std::uint64_t{0}, last_text_ = ~std::uint64_t{0};
+  PatternSet::IdRoom room_;
+  std::string scratch_;
+};
+
 // The columns of a batch of rows, made ready for the schema's column count.
 parquet::RowBatch& rows_for(FormattedBatch& out, std::size_t columns) {
   if (out.rows.columns.size() != columns) out.rows.columns.resize(columns);
@@ -222,14 +242,9 @@ class ParquetCountSink final : public ResultSink {
                FormattedBatch& out) const override {
     if (totals_) return;  // aggregated in write()
     parquet::RowBatch& rows = rows_for(out, 3);
-    std::string scratch;
-    PatternSet::IdRoom room;
-    std::uint64_t last_pattern = ~std::uint64_t{0}, last_text = ~std::uint64_t{0};
+    PairIds ids(patterns_, batch);
     for (const PairCount& pc : results.pair_counts) {
-      add_keyed(rows.columns[0], pc.pattern_idx, last_pattern, [&] { return valid_utf8(patterns_.id(pc.pattern_idx, room), scratch); });
-      add_keyed(rows.columns[1], pc.text_idx, last_text, [&] {
-        return valid_utf8(batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record)), scratch);
-      });
+      ids.add(rows.columns[0], rows.columns[1], pc);
       rows.columns[2].i32.push_back(checked_count(pc.count));
     }
     rows.rows = results.pair_counts.size();
@@ -276,21 +291,17 @@ class ParquetContainsSink final : public ResultSink {
                 popt.compression, metadata(popt), popt.row_group_rows, 128 << 20, created_by(popt)) {}
   void format(const RecordBatch& batch, const BatchResults& results,
               FormattedBatch& out) const override {
-    std::string scratch;
-    PatternSet::IdRoom room;
-    std::uint64_t last_pattern = ~std::uint64_t{0}, last_text = ~std::uint64_t{0};
     if (per_pair_) {
       parquet::RowBatch& rows = rows_for(out, 3);
+      PairIds ids(patterns_, batch);
       for (const PairCount& pc : results.pair_counts) {
-        add_keyed(rows.columns[0], pc.pattern_idx, last_pattern, [&] { return valid_utf8(patterns_.id(pc.pattern_idx, room), scratch); });
-        add_keyed(rows.columns[1], pc.text_idx, last_text, [&] {
-          return valid_utf8(batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record)), scratch);
-        });
+        ids.add(rows.columns[0], rows.columns[1], pc);
         rows.columns[2].bools.push_back(pc.count > 0);
       }
       rows.rows = results.pair_counts.size();
       return;
     }
+    std::string scratch;
     parquet::RowBatch& rows = rows_for(out, 2);
     for (std::size_t r = 0; r < results.contains.size(); ++r) {
       rows.columns[0].add_string(valid_utf8(batch.name(r), scratch));

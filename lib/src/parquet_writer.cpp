@@ -523,21 +523,25 @@ struct Writer::Impl {
     c.has_bounds = true;
   }
 
+  // An integer page: PLAIN, the values as they are.
+  template <class V>
+  void flush_fixed(ColumnState& c, V& open) {
+    if (open.empty()) return;
+    note_int_bounds(c, open);
+    data_page(c, reinterpret_cast<const std::uint8_t*>(open.data()), open.size() * sizeof(open[0]), open.size(), kPlain);
+    open.clear();
+  }
+
+  // Bits of a dictionary index now (at least 1: width 0 is legal but a needless edge case).
+  static int index_width(const Dictionary& d) {
+    return std::max(1, detail::bit_width(static_cast<std::uint32_t>(d.size() - 1)));
+  }
+
   // Encodes the open page of `c` (if it holds values) into its chunk's pages.
   void flush_page(ColumnState& c) {
     switch (c.column.type) {
-      case Type::int32:
-        if (c.i32.empty()) return;
-        note_int_bounds(c, c.i32);
-        data_page(c, reinterpret_cast<const std::uint8_t*>(c.i32.data()), c.i32.size() * 4, c.i32.size(), kPlain);
-        c.i32.clear();
-        return;
-      case Type::int64:
-        if (c.i64.empty()) return;
-        note_int_bounds(c, c.i64);
-        data_page(c, reinterpret_cast<const std::uint8_t*>(c.i64.data()), c.i64.size() * 8, c.i64.size(), kPlain);
-        c.i64.clear();
-        return;
+      case Type::int32: return flush_fixed(c, c.i32);
+      case Type::int64: return flush_fixed(c, c.i64);
       case Type::boolean: {
         const std::size_t n = c.bools.size();
         if (n == 0) return;
@@ -554,8 +558,8 @@ struct Writer::Impl {
         if (c.use_dictionary) {
           Dictionary& d = c.dictionary;
           if (d.values == 0) return;
-          // Each page carries its own bit width: that of the dictionary so far (at least 1).
-          const int width = std::max(1, detail::bit_width(static_cast<std::uint32_t>(d.size() - 1)));
+          // Each page carries its own bit width: that of the dictionary so far.
+          const int width = index_width(d);
           page.clear();
           page.push_back(static_cast<std::uint8_t>(width));
           detail::rle_hybrid_encode_runs(page, d.runs.data(), d.runs.size(), width);
@@ -648,7 +652,7 @@ struct Writer::Impl {
   void finish_chunk(ColumnState& c) {
     if (c.use_dictionary && c.data_pages == 0) {
       const std::size_t n = c.count;
-      const int width = std::max(1, detail::bit_width(static_cast<std::uint32_t>(c.dictionary.size() - 1)));
+      const int width = index_width(c.dictionary);
       const std::uint64_t dictionary_cost = c.dictionary.data.size() + (n * width + 7) / 8;
       if (dictionary_cost >= 4 * n + c.string_bytes) drop_dictionary(c);
     }
