@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "trawl/results.h"
-#include "trawl/search_options.h"
-#include "trawl/sinks.h"
+#include "trawl/core/results.h"
+#include "trawl/core/search_options.h"
+#include "trawl/sinks/sinks.h"
 
 namespace trawl::app {
 

@@ -17,11 +17,11 @@
 #include <thread>
 
 #include "cli.h"
-#include "trawl/errors.h"
-#include "trawl/memory_pages.h"
-#include "trawl/output_file.h"
-#include "trawl/pipeline.h"
-#include "trawl/reader.h"
+#include "trawl/core/errors.h"
+#include "trawl/core/memory_pages.h"
+#include "trawl/io/output_file.h"
+#include "trawl/run/pipeline.h"
+#include "trawl/io/reader.h"
 
 namespace trawl::app {
 namespace {

@@ -56,11 +56,11 @@
 #include <string_view>
 #include <vector>
 
-#include "trawl/hit.h"
-#include "trawl/kernel.h"
-#include "trawl/pattern_set.h"
-#include "trawl/search_options.h"
-#include "trawl/searcher.h"
+#include "trawl/core/hit.h"
+#include "trawl/kernel/kernel.h"
+#include "trawl/core/pattern_set.h"
+#include "trawl/core/search_options.h"
+#include "trawl/search/searcher.h"
 #include "workloads.h"
 
 namespace {

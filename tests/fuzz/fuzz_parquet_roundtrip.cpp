@@ -38,8 +38,8 @@
 #include <vector>
 
 #include "support/parquet_reader.h"
-#include "trawl/byte_sink.h"
-#include "trawl/parquet_writer.h"
+#include "trawl/io/byte_sink.h"
+#include "trawl/sinks/parquet_writer.h"
 
 namespace pq = trawl::parquet;
 namespace tp = trawl::test::parquet;

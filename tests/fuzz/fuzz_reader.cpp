@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string>
 
-#include "trawl/errors.h"
-#include "trawl/reader.h"
+#include "trawl/core/errors.h"
+#include "trawl/io/reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string path = [] {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "support/oracle.h"
-#include "trawl/searcher.h"
+#include "trawl/search/searcher.h"
 
 using namespace trawl;
 

@@ -6,7 +6,7 @@
 //   parquet_fixture --list                              prints the case names
 //
 // Data is pseudo-random with a fixed seed, so every run writes identical files.
-#include <trawl/parquet_writer.h>
+#include "trawl/sinks/parquet_writer.h"
 
 #include <chrono>
 #include <charconv>

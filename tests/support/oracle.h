@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "trawl/hit.h"
-#include "trawl/search_options.h"
+#include "trawl/core/hit.h"
+#include "trawl/core/search_options.h"
 
 namespace trawl::oracle {
 

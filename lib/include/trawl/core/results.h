@@ -1,0 +1,40 @@
+#pragma once
+// What the search stage produces for one batch, for every command. Reused between
+// batches; only the fields the command needs are filled.
+#include <cstdint>
+#include <vector>
+
+#include "trawl/core/hit.h"
+
+namespace trawl {
+
+enum class Command : std::uint8_t { hits, count, contains };
+
+// Which rows a command produces (SPEC §7).
+struct ResultShape {
+  Command command = Command::hits;
+  bool zeros = false;               // count: also pairs with 0 hits
+  bool per_pattern_totals = false;  // count --by pattern: one row per pattern
+  bool per_pair = false;            // contains --by-pattern: one row per (pattern, record)
+};
+
+// Number of reported hits of one (pattern, record) pair.
+struct PairCount {
+  std::uint64_t text_idx;
+  std::uint32_t pattern_idx;
+  std::uint32_t count;
+};
+
+struct BatchResults {
+  HitList hits;                        // hits: every hit, in output order
+  std::vector<PairCount> pair_counts;  // count / contains --by-pattern: in output order
+  std::vector<std::uint8_t> contains;  // contains: one flag per record of the batch
+
+  void clear() {
+    hits.clear();
+    pair_counts.clear();
+    contains.clear();
+  }
+};
+
+}  // namespace trawl

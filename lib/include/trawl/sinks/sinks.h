@@ -1,0 +1,88 @@
+#pragma once
+// Result sinks: turn batch results into output rows (TSV now; Parquet plugs in the same
+// way). format() runs on worker threads, concurrently for different batches; write() and
+// close() run on one thread, in input order.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trawl/io/byte_sink.h"
+#include "trawl/sinks/parquet_writer.h"
+#include "trawl/core/pattern_set.h"
+#include "trawl/io/record_batch.h"
+#include "trawl/core/results.h"
+#include "trawl/core/uninitialized_vector.h"
+
+namespace trawl {
+
+// A batch's formatted output. Uninitialized growth: a sink reserves room for a group of rows
+// at their largest and writes fewer bytes, and zeroing that room first (std::string) was a
+// memset over several times the bytes written, and the first touch of pages never used.
+using FormattedBytes = UninitializedVector<char>;
+
+// What ResultSink::format makes of a batch on a worker thread, for write() to pass on in
+// order: TSV text (`bytes`), or Parquet rows in columns (`rows`).
+struct FormattedBatch {
+  FormattedBytes bytes;
+  parquet::RowBatch rows;
+  void clear() {
+    bytes.clear();
+    rows.clear();
+  }
+};
+
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  // Thread safe: encodes one batch's results into `out` (cleared by the caller).
+  virtual void format(const RecordBatch& batch, const BatchResults& results,
+                      FormattedBatch& out) const = 0;
+  // Serial, in input order.
+  virtual void write(const RecordBatch& batch, const BatchResults& results,
+                     const FormattedBatch& formatted) = 0;
+  // After the last batch: flush everything (not the commit/rename of the file).
+  virtual void close() = 0;
+};
+
+enum class ExtraColumn : std::uint8_t { pattern_start, pattern_end, pat_idx, text_idx };
+
+struct HitColumns {
+  bool region = true;  // match_region
+  bool cigar = true;
+  bool sam = false;    // '-' rows: region and CIGAR in text direction
+  std::vector<ExtraColumn> extra;  // appended after the standard columns, in this order
+};
+
+// `hits` TSV with the Sassy header: pat_id text_id cost strand start end match_region cigar.
+std::unique_ptr<ResultSink> make_tsv_hits_sink(ByteSink& out, const PatternSet& patterns,
+                                               const AlphabetSpec& alphabet, HitColumns columns);
+
+// `count` TSV: `pat_id text_id count` per pair, or with shape.per_pattern_totals
+// `pat_id count records` per pattern (written at close).
+std::unique_ptr<ResultSink> make_tsv_count_sink(ByteSink& out, const PatternSet& patterns,
+                                                const ResultShape& shape);
+// `contains` TSV: `text_id contains` per record, or with shape.per_pair
+// `pat_id text_id contains` per (pattern, record).
+std::unique_ptr<ResultSink> make_tsv_contains_sink(ByteSink& out, const PatternSet& patterns,
+                                                   const ResultShape& shape);
+
+struct ParquetOptions {
+  parquet::Compression compression = parquet::Compression::zstd;
+  std::size_t row_group_rows = 1 << 20;
+  std::string version;       // written as created_by and key/value metadata
+  std::string command_line;  // written as key/value metadata
+};
+
+// The same rows and columns as the TSV sinks, as Parquet (INT64 positions and indexes,
+// INT32 cost and count, UTF8 strings, BOOLEAN contains). close() writes the footer.
+std::unique_ptr<ResultSink> make_parquet_hits_sink(ByteSink& out, const PatternSet& patterns,
+                                                   const AlphabetSpec& alphabet, HitColumns columns,
+                                                   const ParquetOptions& options);
+std::unique_ptr<ResultSink> make_parquet_count_sink(ByteSink& out, const PatternSet& patterns,
+                                                    const ResultShape& shape,
+                                                    const ParquetOptions& options);
+std::unique_ptr<ResultSink> make_parquet_contains_sink(ByteSink& out, const PatternSet& patterns,
+                                                       const ResultShape& shape,
+                                                       const ParquetOptions& options);
+
+}  // namespace trawl

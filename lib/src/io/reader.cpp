@@ -1,0 +1,860 @@
+#include "trawl/io/reader.h"
+
+#include <htslib/bgzf.h>
+#include <htslib/hfile.h>
+#include <htslib/hts.h>
+#include <htslib/hts_log.h>
+
+#include <cerrno>
+#include <algorithm>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <sys/mman.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trawl/core/errors.h"
+#include "trawl/core/memory_pages.h"
+
+namespace trawl {
+
+namespace {
+
+// Every '\n' position in [p, p + n) into `out` (resized to their number); returns whether a
+// NUL byte occurs. The reader stage's only pass over a chunk's bytes: it numbers the chunk's
+// records and lines, and the parse then finds each line end in this index instead of
+// calling memchr per line, which cost ~40 ns a line (a call, a scan of an unaligned short
+// line) and was the largest part of parsing short records.
+template <class Vec>
+__attribute__((always_inline)) inline bool index_lines_with(const char* p, std::size_t n,
+                                                            UninitializedVector<std::uint32_t>& out) {
+  std::size_t count = 0;
+  // Room for one more block's line ends (grown by doubling; kept between chunks).
+  auto room = [&] {
+    if (out.size() < count + Vec::kBytes) out.resize(std::max(2 * out.size(), count + Vec::kBytes + 4096));
+  };
+  std::size_t i = 0;
+  bool nul = false;
+  for (; i + Vec::kBytes <= n; i += Vec::kBytes) {
+    // This pass is the first read of a chunk's bytes (in the caches only in part); the
+    // hardware prefetcher stops at each 4 KiB page, so ask a page ahead.
+    __builtin_prefetch(p + i + 4096);
+    auto [lines, zeros] = Vec::masks(p + i);
+    nul |= zeros != 0;
+    room();
+    std::uint32_t* dst = out.data() + count;
+    for (; lines; lines &= lines - 1) *dst++ = static_cast<std::uint32_t>(i + static_cast<std::size_t>(__builtin_ctzll(lines)));
+    count = static_cast<std::size_t>(dst - out.data());
+  }
+  for (; i < n; ++i) {
+    nul |= p[i] == 0;
+    if (p[i] != '\n') continue;
+    room();
+    out[count++] = static_cast<std::uint32_t>(i);
+  }
+  out.resize(count);
+  return nul;
+}
+#if defined(__SSE2__)
+struct Sse2Lines {
+  static constexpr std::size_t kBytes = 16;
+  static std::pair<std::uint64_t, std::uint64_t> masks(const char* p) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    return {static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')))),
+            static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())))};
+  }
+};
+struct Avx2Lines {
+  static constexpr std::size_t kBytes = 32;
+  __attribute__((target("avx2"))) static std::pair<std::uint64_t, std::uint64_t> masks(const char* p) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    return {static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n')))),
+            static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_setzero_si256())))};
+  }
+};
+__attribute__((target("avx2"))) bool index_lines_avx2(const char* p, std::size_t n,
+                                                      UninitializedVector<std::uint32_t>& out) {
+  return index_lines_with<Avx2Lines>(p, n, out);
+}
+#else
+struct ByteLines {
+  static constexpr std::size_t kBytes = 1;
+  static std::pair<std::uint64_t, std::uint64_t> masks(const char* p) { return {*p == '\n', *p == 0}; }
+};
+#endif
+// The offset of the first '\n' or NUL byte in [p, p + n), or n: one pass over a line both
+// finds its end and proves it free of NUL bytes (memchr twice would read it twice). Long
+// lines go 64 bytes a step, short ones (80-column FASTA) 16.
+std::size_t find_line_end_or_nul(const char* p, std::size_t n) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  auto stops = [&](std::size_t at) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    return _mm_or_si128(_mm_cmpeq_epi8(x, newline), _mm_cmpeq_epi8(x, zero));
+  };
+  if (n >= 256) {
+    for (; i + 64 <= n; i += 64) {
+      const __m128i any = _mm_or_si128(_mm_or_si128(stops(i), stops(i + 16)),
+                                       _mm_or_si128(stops(i + 32), stops(i + 48)));
+      if (_mm_movemask_epi8(any) != 0) break;  // the steps below find which
+    }
+  }
+  for (; i + 16 <= n; i += 16)
+    if (const int mask = _mm_movemask_epi8(stops(i)); mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+#endif
+  for (; i < n; ++i)
+    if (p[i] == '\n' || p[i] == 0) return i;
+  return n;
+}
+
+bool index_lines(const char* p, std::size_t n, UninitializedVector<std::uint32_t>& out) {
+#if defined(__SSE2__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2 ? index_lines_avx2(p, n, out) : index_lines_with<Sse2Lines>(p, n, out);
+#else
+  return index_lines_with<ByteLines>(p, n, out);
+#endif
+}
+
+}  // namespace
+
+// An uncompressed input file mapped whole, shared by the records lent from it.
+class MappedFile {
+ public:
+  MappedFile(const char* data, std::size_t size) : data_(data), size_(size), behind_(data, size) {}
+  ~MappedFile() { munmap(const_cast<char*>(data_), size_); }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  const char* data() const { return data_; }
+  // Drops the pages wholly inside [begin, end) from the process; for bytes only the caller
+  // uses (thread safe: madvise alone).
+  void release_range(const char* begin, const char* end) const {
+    pages::advise_inside(begin, static_cast<std::size_t>(end - begin), MADV_DONTNEED);
+  }
+  // Drops the pages wholly before `end` from the process (see pages::ReleaseBehind). Calls
+  // come in input order.
+  void release_before(const char* end) { behind_.release_before(end); }
+
+ private:
+  const char* data_;
+  std::size_t size_;
+  pages::ReleaseBehind behind_;
+};
+
+// One input: a buffered line source plus the FASTA/FASTQ record grammar. The source is a
+// file over BGZF, or (parse_chunk) a block of FASTA bytes already in memory.
+class FastxReader::File {
+ public:
+  // The reader's (see FastxReader::set_line_end_finder, set_line_indexer); null in a chunk
+  // parser.
+  const LineEndFinder* line_end_finder = nullptr;
+  const LineIndexer* line_indexer = nullptr;
+  // A parser for chunks in memory (see start_chunk).
+  File() = default;
+  // Parses `chunk` next; record and line numbers continue from its bases. The parser's
+  // buffers are kept, so a thread parsing chunk after chunk allocates nothing new.
+  void start_chunk(const FastaChunk& chunk) {
+    display_ = *chunk.display;  // within the capacity after the first chunk of a file
+    options_ = chunk.options;
+    data_ = chunk.data;
+    pos_ = 0;
+    end_ = chunk.size;
+    eof_ = false;
+    format_ = '>';
+    record_ = chunk.record_base;
+    line_no_ = chunk.line_base;
+    parsing_chunk_ = true;
+    // The reader stage's pass found the block's line ends and whether it has a NUL byte
+    // (most have none, so records need no NUL check of their own).
+    line_index_ = chunk.indexed;
+    chunk_has_nul_ = chunk.has_nul;
+    newlines_ = chunk.newlines.data();
+    newline_count_ = chunk.newlines.size();
+    next_newline_ = 0;
+  }
+
+  File(const std::string& path, const ReaderOptions& options)
+      : display_(path == "-" ? "<stdin>" : path), options_(options) {
+    if (path != "-") {
+      struct stat st {};
+      if (stat(path.c_str(), &st) != 0)
+        throw InputError(display_ + ": cannot open: " + std::strerror(errno));
+      if (S_ISDIR(st.st_mode)) throw InputError(display_ + ": is a directory");
+      if (S_ISREG(st.st_mode)) file_size_ = static_cast<std::uint64_t>(st.st_size);
+    }
+    fp_ = bgzf_open(path.c_str(), "r");
+    if (!fp_) throw InputError(display_ + ": cannot open: " + std::strerror(errno ? errno : EIO));
+    if (options.decompress_threads > 0 && bgzf_compression(fp_) == bgzf)
+      bgzf_mt(fp_, options.decompress_threads, 64);
+    // Uncompressed input is read from the underlying hFILE, which copies big reads straight
+    // into our buffer; bgzf_read would copy every byte once more through its 64 KiB block.
+    // (bgzf_open only peeked at the first bytes, so nothing is lost.)
+    plain_ = bgzf_compression(fp_) == no_compression;
+    buf_.resize(1 << 20);
+    data_ = buf_.data();
+    if (plain_ && file_size_ > 0 && options.map_files) map_whole_file(path);
+  }
+  ~File() {
+    if (fp_) bgzf_close(fp_);
+  }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+
+  // Where the next byte would be read, in a mapped file.
+  InputMark mark() const {
+    if (!mapping_) return {};
+    return {mapping_, data_ + pos_};
+  }
+
+  enum class ChunkResult { took, ended, use_next };
+  // Moves whole FASTA records, about `target` bytes, into `chunk` unparsed; counts their
+  // records and lines so numbering goes on as if they had been parsed. use_next: the next
+  // record is not FASTA in this sense (FASTQ, or the first record of a file that is not
+  // FASTA: next() says what is wrong) or longer than `target`; it stays for next().
+  ChunkResult take_chunk(FastaChunk& chunk, std::uint64_t target) {
+    // After a chunk the next byte is a '>' (chunks end before a header line); otherwise look
+    // (in a mapped file that maps a page, which the chunk's own bytes below avoid).
+    if (!at_fasta_header_) {
+      skip_blank_lines();
+      const int c = peek();
+      if (c < 0) return ChunkResult::ended;
+      if (format_ == 0 && c == '>') format_ = '>';
+      if (format_ != '>' || c != '>') return ChunkResult::use_next;
+    }
+    at_fasta_header_ = false;
+    auto& bytes = chunk.storage;
+    std::string_view source;
+    bool at_end;
+    if (mapping_) {
+      // A mapped file's chunk is its bytes in the mapping, not a copy: a pread into the
+      // chunk cost more, in time and in system time, than the mapping's page faults
+      // (docs/performance.md); the pages are dropped again behind the output (release()).
+      source = {data_ + pos_, std::min<std::size_t>(end_ - pos_, target)};
+      at_end = pos_ + source.size() == end_;
+      chunk.mapping = mapping_;
+    } else {
+      // No more than `target` from the line buffer, refilled (a MiB a read) as it runs out,
+      // into storage reserved in whole huge pages: a task size that grows step by step would
+      // otherwise move the buffer, and clear fresh pages, at every step.
+      if (bytes.capacity() < target) bytes.reserve(HugePageAllocator<char>::room_for(target));
+      bytes.clear();
+      while (bytes.size() < target && (pos_ < end_ || refill())) {
+        const std::size_t take = std::min<std::size_t>(end_ - pos_, target - bytes.size());
+        bytes.insert(bytes.end(), data_ + pos_, data_ + pos_ + take);
+        pos_ += take;
+      }
+      source = {bytes.data(), bytes.size()};
+      at_end = pos_ == end_ && eof_;
+      chunk.mapping.reset();
+    }
+    const char* begin = source.data();
+    const std::size_t size = source.size();
+    // One pass finds the line ends (kept for the parse) and NUL bytes; chunks of 4 GiB or
+    // more are counted without an index.
+    chunk.indexed = size <= std::numeric_limits<std::uint32_t>::max();
+    if (chunk.indexed)
+      chunk.has_nul = line_indexer != nullptr && *line_indexer ? (*line_indexer)(source, chunk.newlines)
+                                                               : FastxReader::index_lines(source, chunk.newlines);
+    // Cut before the last header line (records after it may be incomplete), or take all
+    // at the end of the file.
+    std::size_t cut = size;
+    if (!at_end) {
+      cut = 0;
+      for (std::size_t i = size; i > 1;) {
+        const void* gt = memrchr(begin + 1, '>', i - 1);
+        if (!gt) break;
+        i = static_cast<std::size_t>(static_cast<const char*>(gt) - begin);
+        if (begin[i - 1] == '\n') {
+          cut = i;
+          break;
+        }
+      }
+    }
+    if (mapping_) {
+      pos_ += cut;
+    } else if (size - cut <= pos_) {
+      pos_ -= size - cut;  // the bytes past the cut are still in the line buffer
+    } else {
+      // They began before the buffer's last refill: the older ones go back in front of it.
+      const std::size_t older = size - cut - pos_;
+      joined_.assign(bytes.begin() + static_cast<std::ptrdiff_t>(cut),
+                     bytes.begin() + static_cast<std::ptrdiff_t>(cut + older));
+      joined_.insert(joined_.end(), buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(end_));
+      if (joined_.size() < (1 << 20)) joined_.resize(1 << 20);
+      end_ += older;
+      buf_.swap(joined_);
+      data_ = buf_.data();
+      pos_ = 0;
+    }
+    if (cut == 0) return ChunkResult::use_next;
+    at_fasta_header_ = cut < size;
+    if (!mapping_) bytes.resize(cut);
+    chunk.data = begin;
+    chunk.size = cut;
+    // A line end followed by '>' starts a record (begin[0] is a '>'); a last line without
+    // '\n' counts too, as take_line counts lines.
+    std::uint64_t records = 1, lines = 0;
+    if (chunk.indexed) {
+      // The index and the NUL check covered the bytes past the cut too.
+      auto& newlines = chunk.newlines;
+      newlines.resize(static_cast<std::size_t>(
+          std::lower_bound(newlines.begin(), newlines.end(), static_cast<std::uint32_t>(cut)) - newlines.begin()));
+      if (chunk.has_nul) chunk.has_nul = std::memchr(begin, 0, cut) != nullptr;
+      lines = newlines.size();
+      for (const std::uint32_t at : newlines) records += at + 1 < cut && begin[at + 1] == '>';
+    } else {  // offsets past 32 bits: counted here, found again by the parse
+      chunk.newlines.clear();
+      chunk.has_nul = std::memchr(begin, 0, cut) != nullptr;
+      for (const char* p = begin; (p = static_cast<const char*>(std::memchr(p, '\n', cut - static_cast<std::size_t>(p - begin))));) {
+        ++lines;
+        ++p;
+        records += p < begin + cut && *p == '>';
+      }
+    }
+    lines += begin[cut - 1] != '\n';
+    chunk.display = display_shared();
+    chunk.options = options_;
+    chunk.record_base = record_;
+    chunk.line_base = line_no_;
+    chunk.records = records;
+    record_ += records;
+    line_no_ += lines;
+    return ChunkResult::took;
+  }
+
+  // Reads one record into the batch arena. Returns false at the end of the file.
+  bool next(RecordBatch& batch, std::uint64_t limit) {
+    if (sequence_open_) throw std::logic_error("FastxReader: a record's sequence is still open");
+    at_fasta_header_ = false;
+    skip_blank_lines();
+    int c = peek();
+    if (c < 0) return false;
+    ++record_;
+    if (format_ == 0) {
+      if (c != '>' && c != '@')
+        fail_at_line("not FASTA or FASTQ: expected '>' or '@' at the start of a record, found " +
+                     describe(c));
+      format_ = c;
+    }
+    if (c != format_)
+      fail_at_line(std::string("expected '") + static_cast<char>(format_) +
+                   "' at the start of a record, found " + describe(c));
+
+    // Header line: text_id is the name up to the first whitespace unless full_header.
+    // A chunk holds every line whole, so its names and one-line sequences are views into
+    // it (RecordBatch::kBorrowed) instead of copies.
+    const bool in_memory = parsing_chunk_;
+    std::string_view header;
+    if (in_memory) {
+      header = borrow_line();
+    } else {
+      line_.clear();
+      take_line(line_);
+      header = line_;
+    }
+    header.remove_prefix(1);
+    if (!options_.full_header) {
+      // A plain loop: string_view::find_first_of calls memchr on the set for every byte.
+      std::size_t cut = 0;
+      while (cut < header.size() && !is_header_space(header[cut])) ++cut;
+      header = header.substr(0, cut);
+    }
+    // A tab inside a full header would split the TSV row; show it as a space (a copy).
+    if (in_memory && !(options_.full_header && header.find('\t') != std::string_view::npos)) {
+      batch.name_spans.push_back({borrowed_offset(header.data()), header.size()});
+    } else {
+      const std::uint64_t name_off = batch.names.size();
+      batch.names.append(header);
+      if (options_.full_header)
+        for (std::size_t i = name_off; i < batch.names.size(); ++i)
+          if (batch.names[i] == '\t') batch.names[i] = ' ';
+      batch.name_spans.push_back({name_off, header.size()});
+    }
+
+    const std::uint64_t seq_off = batch.seqs.size();
+    if (format_ == '>') {
+      // FASTA: sequence lines up to the next header; blank lines are skipped.
+      if (!in_memory && mapping_ && lend_one_line_sequence(batch)) return true;
+      if (!in_memory) {
+        join_first_part(batch.seqs, limit);
+        batch.seq_spans.push_back({seq_off, batch.seqs.size() - seq_off});
+        batch.seq_bases += batch.seqs.size() - seq_off;
+        return true;
+      }
+      // A chunk in memory: a one-line sequence is a view, more lines are copied.
+      if (peek() >= 0 && peek() != '>') {
+        const std::string_view first = borrow_line();
+        if (peek() < 0 || peek() == '>') {
+          if (chunk_has_nul_ && std::memchr(first.data(), 0, first.size()))
+            fail_here("NUL byte in sequence (binary input?)");
+          batch.seq_spans.push_back({borrowed_offset(first.data()), first.size()});
+          batch.seq_bases += first.size();
+          return true;
+        }
+        batch.seqs.append(first);
+      }
+      for (int d = peek(); d >= 0 && d != '>'; d = peek()) take_line(batch.seqs);
+    } else {
+      for (int d = peek(); d >= 0 && d != '+'; d = peek()) take_line(batch.seqs);
+      if (peek() != '+') fail_here("FASTQ record has no '+' line");
+      skip_line();
+      const std::uint64_t seq_len = batch.seqs.size() - seq_off;
+      qual_.clear();
+      while (qual_.size() < seq_len && peek() >= 0) take_line(qual_);
+      if (qual_.size() != seq_len)
+        fail_here("quality length " + std::to_string(qual_.size()) +
+                  " differs from sequence length " + std::to_string(seq_len));
+    }
+    const std::uint64_t seq_len = batch.seqs.size() - seq_off;
+    if ((format_ == '@' || chunk_has_nul_) && std::memchr(batch.seqs.data() + seq_off, 0, seq_len))
+      fail_here("NUL byte in sequence (binary input?)");
+    batch.seq_spans.push_back({seq_off, seq_len});
+    batch.seq_bases += seq_len;
+    return true;
+  }
+
+  // In a chunk: takes up to `max` records at pos_ that are a header line and one sequence
+  // line each (no '\r', no blank line, no NUL byte in the chunk, names cut at whitespace),
+  // straight from the line index, as next() would take them; stops at the first other one,
+  // which next() then reads. Returns how many it took. (Reads a record in a few steps where
+  // next() took several calls: most chunks are all such records.)
+  std::uint64_t take_simple_records(RecordBatch& batch, std::uint64_t max) {
+    if (!line_index_ || chunk_has_nul_ || options_.full_header) return 0;
+    std::uint64_t taken = 0;
+    while (taken < max && next_newline_ + 1 < newline_count_) {
+      const std::size_t header_end = newlines_[next_newline_], seq_end = newlines_[next_newline_ + 1];
+      const std::size_t seq_begin = header_end + 1;
+      if (data_[pos_] != '>' || seq_begin == seq_end || data_[seq_begin] == '>' ||
+          data_[header_end - 1] == '\r' || data_[seq_end - 1] == '\r' ||
+          (seq_end + 1 < end_ && data_[seq_end + 1] != '>'))
+        break;
+      std::size_t name_end = pos_ + 1;
+      while (name_end < header_end && !is_header_space(data_[name_end])) ++name_end;
+      batch.name_spans.push_back({borrowed_offset(data_ + pos_ + 1), name_end - pos_ - 1});
+      batch.seq_spans.push_back({borrowed_offset(data_ + seq_begin), seq_end - seq_begin});
+      batch.seq_bases += seq_end - seq_begin;
+      pos_ = seq_end + 1;
+      next_newline_ += 2;
+      line_no_ += 2;
+      ++record_;
+      ++taken;
+    }
+    return taken;
+  }
+
+  // Whether next() left a FASTA sequence unfinished (see FastxReader::next).
+  bool sequence_open() const { return sequence_open_; }
+
+  // Joins the open sequence's lines into dst: its bytes without line ends ('\n', and a '\r'
+  // just before one), at most `room` of them, up to the next header line or the end of the
+  // file. Returns the bytes written; the sequence is closed once it has ended (a NUL byte in
+  // it is then an error, reported as for a record read whole).
+  std::size_t join_sequence(char* dst, std::size_t room) {
+    std::size_t written = 0;
+    while (sequence_open_ && written < room) {
+      if (pos_ == end_ && !refill()) {
+        end_sequence();
+        break;
+      }
+      const char* p = data_ + pos_;
+      const std::size_t n = end_ - pos_;
+      if (held_cr_) {  // a '\r' that ended the last block: a line end only before a '\n'
+        held_cr_ = false;
+        if (*p != '\n') {
+          dst[written++] = '\r';
+          continue;
+        }
+      }
+      if (at_line_start_ && *p == '>') {
+        end_sequence();
+        break;
+      }
+      const std::size_t stop = find_line_end_or_nul(p, n);
+      if (stop < n && p[stop] == 0) {
+        // Joined as a byte like any other, and reported once the sequence has ended.
+        nul_in_sequence_ = true;
+        const std::size_t take = std::min(stop + 1, room - written);
+        std::memcpy(dst + written, p, take);
+        written += take;
+        pos_ += take;
+        at_line_start_ = false;
+        continue;
+      }
+      const bool line_ends = stop < n;
+      const bool cr = stop > 0 && p[stop - 1] == '\r';
+      std::size_t take = cr ? stop - 1 : stop;
+      if (take > room - written) {  // the room ends inside the line; the rest comes next time
+        take = room - written;
+        std::memcpy(dst + written, p, take);
+        written += take;
+        pos_ += take;
+        at_line_start_ = false;
+        break;
+      }
+      std::memcpy(dst + written, p, take);
+      written += take;
+      if (line_ends) {
+        pos_ += stop + 1;
+        ++line_no_;
+        at_line_start_ = true;
+      } else {
+        pos_ += stop;
+        held_cr_ = cr;
+        at_line_start_ = false;
+      }
+    }
+    // Bytes of a mapped file that a joined sequence has passed are used by nothing else, so
+    // they leave resident memory as it goes (else a chromosome would be resident twice).
+    if (mapping_ && pos_ - released_ >= kReleaseStep) {
+      mapping_->release_range(data_ + released_, data_ + pos_);
+      released_ = pos_;
+    }
+    if (!sequence_open_ && nul_in_sequence_) fail_here("NUL byte in sequence (binary input?)");
+    return written;
+  }
+
+  // An upper bound of the bytes join_sequence may still write (the rest of a mapped file), or
+  // 0 where that is unknown.
+  std::uint64_t sequence_bound() const { return mapping_ ? end_ - pos_ : 0; }
+
+ private:
+  // Starts joining a FASTA sequence in lines into `seqs`, up to `limit` bytes; where it is
+  // longer the sequence stays open (see join_sequence). Joined through a reused buffer, so
+  // that a short record costs no clearing of room it does not use.
+  void join_first_part(std::string& seqs, std::uint64_t limit) {
+    constexpr std::size_t kStep = std::size_t{1} << 20;
+    sequence_open_ = true;
+    at_line_start_ = true;
+    held_cr_ = false;
+    nul_in_sequence_ = false;
+    released_ = pos_;
+    if (join_buf_.size() < kStep) join_buf_.resize(kStep);
+    for (std::uint64_t joined = 0; sequence_open_ && joined < limit;) {
+      const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(limit - joined, kStep));
+      const std::size_t got = join_sequence(join_buf_.data(), room);
+      seqs.append(join_buf_.data(), got);
+      joined += got;
+    }
+  }
+  // The end of a joined sequence: a last line without '\n' counts as a line, and a '\r'
+  // that ended the input is a line end.
+  void end_sequence() {
+    sequence_open_ = false;
+    held_cr_ = false;
+    if (!at_line_start_) ++line_no_;
+    at_line_start_ = true;
+  }
+
+  [[noreturn]] void fail_here(const std::string& what) {
+    throw InputError(display_ + ": record " + std::to_string(record_) + " (line " +
+                     std::to_string(line_no_) + "): " + what);
+  }
+  [[noreturn]] void fail_at_line(const std::string& what) {
+    throw InputError(display_ + ": line " + std::to_string(line_no_ + 1) + ": " + what);
+  }
+  static bool is_header_space(char c) {
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+  }
+  static std::string describe(int c) {
+    if (c >= 0x21 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
+    return "byte " + std::to_string(c);
+  }
+
+  // An uncompressed regular file is read as one mapping when the system allows it: next()
+  // parses it as a buffer that is already full, and chunks and long one-line sequences are
+  // views into it, not copies. Otherwise it is read through fp_.
+  void map_whole_file(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    void* p = mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);  // (the mapping stays)
+    if (p == MAP_FAILED) return;
+    mapping_ = std::make_shared<MappedFile>(static_cast<const char*>(p), file_size_);
+    bgzf_close(fp_);
+    fp_ = nullptr;
+    buf_ = {};
+    data_ = mapping_->data();
+    pos_ = 0;
+    end_ = file_size_;
+    eof_ = true;
+  }
+
+  // Up to `size` bytes from the file into `dst`; 0 (and eof_) at its end, or always in
+  // memory mode.
+  std::size_t read_into(char* dst, std::size_t size) {
+    if (eof_ || !fp_) {
+      eof_ = true;
+      return 0;
+    }
+    const ssize_t got = plain_ ? hread(fp_->fp, dst, size) : bgzf_read(fp_, dst, size);
+    if (got < 0)
+      throw InputError(display_ + ": read error after record " + std::to_string(record_) + ": " +
+                       (plain_ ? std::string(std::strerror(errno ? errno : EIO))
+                               : std::string("corrupt or truncated compressed data")));
+    if (got == 0) eof_ = true;
+    return static_cast<std::size_t>(got);
+  }
+  bool refill() {
+    if (!fp_) return false;  // a chunk or a mapped file: all of it is in memory already
+    const std::size_t got = read_into(buf_.data(), buf_.size());
+    pos_ = 0;
+    end_ = got;
+    return got > 0;
+  }
+  int peek() {
+    if (pos_ == end_ && !refill()) return -1;
+    return static_cast<unsigned char>(data_[pos_]);
+  }
+  std::shared_ptr<const std::string> display_shared() {
+    if (!display_ptr_) display_ptr_ = std::make_shared<const std::string>(display_);
+    return display_ptr_;
+  }
+  // Appends the rest of the current line (no '\n', no trailing '\r') to `dst`.
+  void take_line(std::string& dst) {
+    const std::size_t start_len = dst.size();
+    for (;;) {
+      if (pos_ == end_ && !refill()) break;
+      const char* begin = data_ + pos_;
+      const void* nl = find_newline();
+      if (nl) {
+        const std::size_t len = static_cast<const char*>(nl) - begin;
+        reserve_more(dst, len);
+        append_bytes(dst, begin, len);
+        pos_ += len + 1;
+        break;
+      }
+      reserve_more(dst, end_ - pos_);
+      append_bytes(dst, begin, end_ - pos_);
+      pos_ = end_;
+    }
+    ++line_no_;
+    if (dst.size() > start_len && dst.back() == '\r') dst.pop_back();
+  }
+  // The first '\n' at or after pos_, or null: from the chunk's line index when it has one.
+  const char* find_newline() {
+    if (!parsing_chunk_ || !line_index_)
+      return static_cast<const char*>(std::memchr(data_ + pos_, '\n', end_ - pos_));
+    // Lines are consumed front to back, so the cursor only moves forward.
+    while (next_newline_ < newline_count_ && newlines_[next_newline_] < pos_) ++next_newline_;
+    return next_newline_ < newline_count_ ? data_ + newlines_[next_newline_] : nullptr;
+  }
+  // dst += [p, p + n). A long line of a mapped file (a chromosome on one line) is copied in
+  // slices whose pages leave resident memory once copied: next() reads only records that no
+  // chunk holds a view of.
+  void append_bytes(std::string& dst, const char* p, std::size_t n) {
+    if (!mapping_ || n < 2 * kReleaseStep) {
+      dst.append(p, n);
+      return;
+    }
+    for (std::size_t done = 0; done < n;) {
+      const std::size_t step = std::min(kReleaseStep, n - done);
+      dst.append(p + done, step);
+      mapping_->release_range(p + done, p + done + step);
+      done += step;
+    }
+  }
+  // In memory mode: the rest of the current line as a view (no '\n', no trailing '\r'),
+  // counted as take_line counts it.
+  std::string_view borrow_line() {
+    const char* begin = data_ + pos_;
+    const void* nl = find_newline();
+    std::size_t len = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - begin) : end_ - pos_;
+    pos_ += nl ? len + 1 : len;
+    ++line_no_;
+    if (len > 0 && begin[len - 1] == '\r') --len;
+    return {begin, len};
+  }
+  // A mapped file's FASTA sequence that is one line (a chromosome written unwrapped) as a
+  // view into the mapping, lent to `batch` with the mapping: a long record then costs the
+  // reader one pass (line end and NUL check together) instead of a copy into fresh pages.
+  // False, with nothing consumed, where the sequence is not one line free of NUL bytes, or
+  // the batch already holds views of another file; the caller then reads it as usual.
+  bool lend_one_line_sequence(RecordBatch& batch) {
+    if (pos_ >= end_ || data_[pos_] == '>') return false;
+    if (batch.borrowed != nullptr && batch.borrowed != data_) return false;
+    const std::size_t len = find_long_line_end(data_ + pos_, end_ - pos_);
+    const std::size_t after = pos_ + len + (pos_ + len < end_ ? 1 : 0);
+    if (pos_ + len < end_ && data_[pos_ + len] == 0) return false;  // next() reports it
+    if (after < end_ && data_[after] != '>') return false;            // more lines follow
+    std::size_t seq_len = len;
+    if (seq_len > 0 && data_[pos_ + seq_len - 1] == '\r') --seq_len;
+    batch.borrowed = data_;
+    if (batch.borrowed_mapping != mapping_) batch.borrowed_mapping = mapping_;
+    batch.seq_spans.push_back({borrowed_offset(data_ + pos_), seq_len});
+    batch.seq_bases += seq_len;
+    pos_ = after;
+    ++line_no_;
+    return true;
+  }
+  // find_line_end_or_nul, the part past the first MiB with the reader's LineEndFinder
+  // where it has one.
+  std::size_t find_long_line_end(const char* p, std::size_t n) const {
+    constexpr std::size_t kOnThisThread = std::size_t{1} << 20;
+    const std::size_t head = std::min(n, kOnThisThread);
+    const std::size_t len = FastxReader::find_line_end(p, head);
+    if (len < head || head == n) return len;
+    if (line_end_finder != nullptr && *line_end_finder) return head + (*line_end_finder)(p + head, n - head);
+    return head + FastxReader::find_line_end(p + head, n - head);
+  }
+  // The RecordBatch span offset of `p`, a byte of the chunk being parsed (or of the mapped
+  // file, for lend_one_line_sequence).
+  std::uint64_t borrowed_offset(const char* p) const {
+    return static_cast<std::uint64_t>(p - data_) | RecordBatch::kBorrowed;
+  }
+  // Room for `extra` more bytes in `dst`. Beyond kLongBytes (a long record) it grows in big
+  // steps, backed by transparent huge pages where the kernel allows them: a 100 Mbp
+  // chromosome would otherwise cost ~25,000 page faults and a copy per doubling. An
+  // uncompressed file's size bounds any record in it, so one reservation (address space
+  // only until touched) then suffices.
+  void reserve_more(std::string& dst, std::size_t extra) {
+    constexpr std::size_t kLongBytes = std::size_t{8} << 20;
+    const std::size_t need = dst.size() + extra;
+    if (need <= dst.capacity() || need < kLongBytes) return;
+    std::size_t want = std::max(need, 2 * dst.capacity());
+    if (file_size_ > need) want = std::max<std::size_t>(want, file_size_);
+    dst.reserve(want);
+    const auto page = static_cast<std::uintptr_t>(4096);
+    const auto begin = (reinterpret_cast<std::uintptr_t>(dst.data()) + page - 1) & ~(page - 1);
+    const auto end = reinterpret_cast<std::uintptr_t>(dst.data()) + dst.capacity();
+    if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  }
+  void skip_line() {
+    scratch_.clear();
+    take_line(scratch_);
+  }
+  void skip_blank_lines() {
+    for (int c = peek(); c == '\n' || c == '\r'; c = peek()) skip_line();
+  }
+
+  std::string display_;
+  std::shared_ptr<const std::string> display_ptr_;  // for chunks, made once
+  ReaderOptions options_;
+  BGZF* fp_ = nullptr;     // null: a chunk in memory, or a mapped file
+  std::shared_ptr<MappedFile> mapping_;  // the whole file, when mapped
+  bool at_fasta_header_ = false;  // take_chunk left the input at a header's '>'
+  static constexpr std::size_t kReleaseStep = std::size_t{16} << 20;  // of a long record
+  bool plain_ = false;     // fp_ is uncompressed: read through its hFILE
+  std::uint64_t file_size_ = 0;  // of a plain regular file (0: unknown)
+  UninitializedVector<char> buf_;  // the line buffer over fp_
+  const char* data_ = nullptr;  // buf_.data(), or the chunk
+  std::size_t pos_ = 0, end_ = 0;
+  bool eof_ = false;
+  bool parsing_chunk_ = false;  // start_chunk: records may be views into the chunk
+  bool chunk_has_nul_ = false;  // the chunk in memory has a NUL byte somewhere
+  bool line_index_ = false;  // newlines_ holds the chunk's line ends (chunks under 4 GiB)
+  const std::uint32_t* newlines_ = nullptr;  // the chunk's (FastaChunk::newlines)
+  std::size_t newline_count_ = 0;
+  std::size_t next_newline_ = 0;  // the first entry of newlines_ not behind pos_
+  int format_ = 0;  // '>' FASTA, '@' FASTQ, 0 not yet known
+  // A FASTA sequence being joined (join_sequence): still open, at the start of a line, a
+  // '\r' held back at the end of a block, a NUL byte seen, bytes before released_ released.
+  bool sequence_open_ = false, at_line_start_ = true, held_cr_ = false, nul_in_sequence_ = false;
+  std::size_t released_ = 0;
+  UninitializedVector<char> join_buf_;  // join_first_part's
+  std::uint64_t record_ = 0, line_no_ = 0;
+  std::string line_, qual_, scratch_;
+  UninitializedVector<char> joined_;  // take_chunk's bytes past a cut, before a refill
+};
+
+FastxReader::FastxReader(std::vector<std::string> paths, ReaderOptions options)
+    : paths_(std::move(paths)), options_(options) {
+  // Our InputError names the file and record; htslib's own log lines would only repeat it.
+  hts_set_log_level(HTS_LOG_OFF);
+  if (paths_.empty()) paths_.push_back("-");
+  // Fail before any output is produced if an input cannot be opened at all.
+  for (auto& p : paths_) {
+    if (p.empty()) p = "-";
+    if (p == "-") continue;
+    struct stat st {};
+    if (stat(p.c_str(), &st) != 0) throw InputError(p + ": cannot open: " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw InputError(p + ": is a directory");
+    if (access(p.c_str(), R_OK) != 0) throw InputError(p + ": cannot read: " + std::strerror(errno));
+  }
+}
+
+FastxReader::~FastxReader() = default;
+
+// No advice here: this runs for every record a mapped file lends, and a system call per
+// record (MADV_POPULATE_READ over up to a MiB each) made loading a pattern FASTA file cost
+// more than the whole search; a long line's pages fault in cheaply as they are read.
+std::size_t FastxReader::find_line_end(const char* p, std::size_t n) { return find_line_end_or_nul(p, n); }
+
+bool FastxReader::index_lines(std::string_view bytes, UninitializedVector<std::uint32_t>& newlines) {
+  return trawl::index_lines(bytes.data(), bytes.size(), newlines);
+}
+
+bool FastxReader::open_next_file() {
+  file_.reset();
+  if (next_path_ >= paths_.size()) return false;
+  file_ = std::make_unique<File>(paths_[next_path_++], options_);
+  file_->line_end_finder = &line_end_finder_;
+  file_->line_indexer = &line_indexer_;
+  return true;
+}
+
+bool FastxReader::next(RecordBatch& batch, std::uint64_t limit) {
+  for (;;) {
+    if (!file_ && !open_next_file()) return false;
+    if (file_->next(batch, limit)) {
+      ++records_;
+      return true;
+    }
+    file_.reset();
+  }
+}
+
+bool FastxReader::next_chunk(FastaChunk& chunk, std::uint64_t target_bytes) {
+  if (sequence_open()) throw std::logic_error("FastxReader: a record's sequence is still open");
+  for (;;) {
+    if (!file_ && !open_next_file()) return false;
+    switch (file_->take_chunk(chunk, target_bytes)) {
+      case File::ChunkResult::took:
+        records_ += chunk.records;
+        return true;
+      case File::ChunkResult::ended: file_.reset(); break;
+      case File::ChunkResult::use_next: return false;
+    }
+  }
+}
+
+void FastxReader::parse_chunk(const FastaChunk& chunk, RecordBatch& batch) {
+  thread_local File parser;
+  parser.start_chunk(chunk);
+  batch.borrowed = chunk.data;
+  for (std::uint64_t r = parser.take_simple_records(batch, chunk.records); r < chunk.records;) {
+    if (!parser.next(batch, kWhole)) throw std::logic_error("parse_chunk: fewer records than counted");
+    ++r;
+    r += parser.take_simple_records(batch, chunk.records - r);
+  }
+}
+
+bool FastxReader::sequence_open() const { return file_ && file_->sequence_open(); }
+
+std::size_t FastxReader::read_sequence(char* dst, std::size_t room) {
+  return sequence_open() ? file_->join_sequence(dst, room) : 0;
+}
+
+std::uint64_t FastxReader::sequence_bound() const { return sequence_open() ? file_->sequence_bound() : 0; }
+
+InputMark FastxReader::mark() const {
+  if (!file_) return {};
+  return file_->mark();
+}
+
+void FastxReader::release(const InputMark& mark) {
+  if (mark.mapping) mark.mapping->release_before(mark.end);
+}
+
+bool FastxReader::fill(RecordBatch& batch, std::uint64_t target_bases) {
+  bool added = false;
+  while (batch.bases() < target_bases && next(batch)) added = true;
+  return added;
+}
+
+}  // namespace trawl

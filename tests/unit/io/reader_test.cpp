@@ -1,0 +1,281 @@
+// FASTA chunks (FastxReader::next_chunk + parse_chunk, the pipeline's way of reading) must
+// give exactly the records, record count and error message of reading record by record with
+// next(), for any chunk size, on seeded random inputs full of the awkward cases: blank lines,
+// '\r\n', '>' inside headers and sequences, no final newline, records longer than a chunk,
+// NUL bytes (an error naming record and line), several files, a FASTQ file among them.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "trawl/core/errors.h"
+#include "trawl/io/reader.h"
+
+using namespace trawl;
+
+namespace {
+
+struct ReadResult {
+  std::vector<std::string> rows;  // "name\tseq" per record
+  std::uint64_t records_read = 0;
+  std::string error;
+};
+
+void collect(const RecordBatch& b, ReadResult& out) {
+  for (std::size_t r = 0; r < b.size(); ++r)
+    out.rows.push_back(std::string(b.name(r)) + "\t" + std::string(b.seq(r)));
+}
+
+ReadResult read_by_record(const std::vector<std::string>& paths, ReaderOptions options) {
+  ReadResult out;
+  FastxReader reader(paths, options);
+  RecordBatch b;
+  try {
+    while (reader.next(b)) {}
+  } catch (const InputError& e) {
+    out.error = e.what();
+  }
+  collect(b, out);
+  out.records_read = reader.records_read();
+  return out;
+}
+
+ReadResult read_by_chunk(const std::vector<std::string>& paths, ReaderOptions options,
+                         std::uint64_t target) {
+  ReadResult out;
+  FastxReader reader(paths, options);
+  RecordBatch b;  // records from next()
+  RecordBatch parsed;  // one chunk's records: views into that chunk, so collected at once
+  FastaChunk chunk;
+  try {
+    for (;;) {
+      if (reader.next_chunk(chunk, target)) {
+        collect(b, out);
+        b.clear();
+        parsed.clear();
+        FastxReader::parse_chunk(chunk, parsed);
+        REQUIRE(parsed.size() == chunk.records);
+        collect(parsed, out);
+        parsed.clear();
+        continue;
+      }
+      if (!reader.next(b)) break;
+    }
+  } catch (const InputError& e) {
+    out.error = e.what();
+  }
+  collect(parsed, out);  // the records of a chunk before its error
+  collect(b, out);
+  out.records_read = reader.records_read();
+  return out;
+}
+
+std::string random_fasta(std::mt19937_64& rng, bool allow_nul) {
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  std::string s;
+  const int blank_start = pick(3);
+  for (int i = 0; i < blank_start; ++i) s += pick(2) ? "\n" : "\r\n";
+  const int records = pick(12);
+  for (int r = 0; r < records; ++r) {
+    s += '>';
+    const int name_len = pick(8);
+    for (int i = 0; i < name_len; ++i) s += "ab c>\t"[pick(6)];
+    s += pick(4) ? "\n" : "\r\n";
+    const int lines = pick(5);
+    for (int l = 0; l < lines; ++l) {
+      // Now and then a long line, longer than the smallest chunks.
+      const int len = pick(6) == 0 ? 200 + pick(300) : pick(30);
+      for (int i = 0; i < len; ++i) s += "ACGTN>a"[pick(7)];
+      if (allow_nul && pick(200) == 0) s += '\0';
+      s += pick(5) ? "\n" : "\r\n";
+      if (pick(8) == 0) s += "\n";  // a blank line inside the record
+    }
+  }
+  if (!s.empty() && pick(3) == 0) s.pop_back();  // no final newline
+  return s;
+}
+
+std::string write_temp(const std::string& name, const std::string& bytes) {
+  const std::string path = "/tmp/trawl_reader_test." + std::to_string(::getpid()) + "." + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("reader: FASTA chunks parse exactly as record-by-record reading") {
+  std::mt19937_64 rng(20261203);
+  int compared = 0, errors = 0, chunked_records = 0;
+  for (int c = 0; c < 400; ++c) {
+    std::vector<std::string> paths;
+    const int files = 1 + static_cast<int>(rng() % 3);
+    for (int f = 0; f < files; ++f) {
+      std::string bytes = random_fasta(rng, c % 4 == 0);
+      if (c % 25 == 0 && f == files - 1) bytes += "@q\nACGT\n+\nIIII\n";  // FASTQ after FASTA: an error
+      if (c % 31 == 0 && f == 0) bytes = "@q\nACGT\n+\nIIII\n@r\nAC\n+\nII\n";  // a FASTQ file
+      paths.push_back(write_temp(std::to_string(f), bytes));
+    }
+    for (const bool full_header : {false, true}) {
+      const ReadResult expected = read_by_record(paths, ReaderOptions{full_header, 0, false});
+      // Record by record from mapped files: one-line sequences are lent as views into the
+      // mapping (several files: views of one file at a time in a batch, copies otherwise).
+      {
+        const ReadResult mapped = read_by_record(paths, ReaderOptions{full_header, 0, true});
+        INFO("case " << c << " record by record, mapped, full_header " << full_header);
+        CHECK(mapped.rows == expected.rows);
+        CHECK(mapped.error == expected.error);
+        CHECK(mapped.records_read == expected.records_read);
+        ++compared;
+      }
+      // Mapped files (chunks read with pread) and buffered reading alike.
+      for (const bool map_files : {true, false})
+      for (const std::uint64_t target : {1, 7, 64, 300, 4096, 1 << 20}) {
+        const ReadResult got = read_by_chunk(paths, ReaderOptions{full_header, 0, map_files}, target);
+        INFO("case " << c << " target " << target << " full_header " << full_header << " map_files " << map_files);
+        CHECK(got.rows == expected.rows);
+        CHECK(got.error == expected.error);
+        // After an error, chunks have counted records beyond it (not yet parsed).
+        if (expected.error.empty()) CHECK(got.records_read == expected.records_read);
+        ++compared;
+      }
+      errors += !expected.error.empty();
+      chunked_records += static_cast<int>(expected.rows.size());
+    }
+    for (const std::string& p : paths) std::remove(p.c_str());
+  }
+  MESSAGE(compared << " comparisons, " << errors << " inputs with an error, " << chunked_records
+                   << " records");
+  CHECK(errors > 10);  // the error paths were exercised
+}
+
+// Inputs many times the reader's 1 MiB line buffer: a mapped file's chunks are read with
+// pread, a buffered file's from the line buffer (no more than the chunk asks for, the rest
+// left there) and then from the file; every chunk size must give the records of next().
+TEST_CASE("reader: chunks of a file larger than the line buffer parse as record-by-record reading") {
+  std::mt19937_64 rng(20261205);
+  std::string bytes;
+  while (bytes.size() < (std::size_t{3} << 20)) {
+    std::string piece = random_fasta(rng, false);
+    if (!piece.empty() && piece.back() != '\n') piece += '\n';  // records stay whole
+    bytes += piece;
+  }
+  const std::string path = write_temp("large", bytes);
+  const ReadResult expected = read_by_record({path}, ReaderOptions{false, 0, false});
+  REQUIRE(expected.error.empty());
+  REQUIRE(expected.rows.size() > 10000);
+  for (const bool map_files : {true, false})
+    for (const std::uint64_t target : {1000, 65536 + 17, 300000, 1 << 20, 5 << 20}) {
+      INFO("target " << target << " map_files " << map_files);
+      const ReadResult got = read_by_chunk({path}, ReaderOptions{false, 0, map_files}, target);
+      CHECK(got.error.empty());
+      CHECK(got.rows == expected.rows);
+      CHECK(got.records_read == expected.records_read);
+    }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("reader: a chunk error names the record and line within the file") {
+  const std::string path = write_temp("nul", ">a\nAC\nGT\n>b x>y\nAAA\n\n>c\nA" + std::string(1, '\0') + "C\n");
+  FastxReader reader({path}, ReaderOptions{});
+  FastaChunk chunk;
+  REQUIRE(reader.next_chunk(chunk, 1 << 20));
+  CHECK(chunk.records == 3);
+  RecordBatch b;
+  CHECK_THROWS_WITH_AS(FastxReader::parse_chunk(chunk, b),
+                       (path + ": record 3 (line 8): NUL byte in sequence (binary input?)").c_str(),
+                       InputError);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("reader: records longer than the release step read the same mapped and buffered") {
+  // A long one-line record of a mapped file is lent as a view into the mapping; one in
+  // lines is copied out in slices whose pages are released behind the copy (one 40 MB line,
+  // and 40 MB in 61-byte lines); the bytes must not change.
+  std::mt19937_64 rng(7);
+  std::string one_line(40u << 20, 'A'), lines;
+  for (char& c : one_line) c = "ACGT"[rng() & 3];
+  for (std::size_t i = 0; i < one_line.size(); i += 61) lines += one_line.substr(i, 61) + "\n";
+  const std::string path = write_temp("long", ">a\n" + one_line + "\n>b desc\n" + lines + ">c\nAC\n");
+  for (const bool map_files : {true, false}) {
+    FastxReader reader({path}, ReaderOptions{false, 0, map_files});
+    RecordBatch b;
+    while (reader.next(b)) {}
+    REQUIRE(b.size() == 3);
+    CHECK(b.seq(0) == one_line);
+    CHECK(b.seq(1) == one_line);
+    CHECK(b.name(1) == "b");
+    CHECK(b.seq(2) == "AC");
+    // Views (of a and c) into the mapping, a copy of b.
+    CHECK((b.borrowed_mapping != nullptr) == map_files);
+  }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("reader: a NUL byte in a lent one-line sequence is the same error as in a copied one") {
+  std::string seq(100000, 'C');
+  seq[77777] = '\0';
+  const std::string path = write_temp("nul_line", ">a\nACGT\n>b\n" + seq + "\n>c\nAC");
+  std::string messages[2];
+  for (const bool map_files : {true, false}) {
+    FastxReader reader({path}, ReaderOptions{false, 0, map_files});
+    RecordBatch b;
+    try {
+      while (reader.next(b)) {}
+    } catch (const InputError& e) {
+      messages[map_files] = e.what();
+    }
+    CHECK(b.size() == 1);
+  }
+  CHECK(messages[1] == path + ": record 2 (line 4): NUL byte in sequence (binary input?)");
+  CHECK(messages[0] == messages[1]);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("reader: a LineEndFinder searches a long one-line sequence past its first MiB") {
+  // The pipeline's finder searches in parts on every thread; this one searches parts of
+  // 64 KiB last to first, so only a correct minimum over the parts gives the line end.
+  std::mt19937_64 rng(11);
+  std::string long_seq(3u << 20, 'A'), nul_seq(3u << 20, 'C');
+  for (char& c : long_seq) c = "ACGT"[rng() & 3];
+  nul_seq[(5u << 19) + 3] = '\0';  // 2.5 MiB in: past the part searched on the reader's thread
+  const std::string path =
+      write_temp("finder", ">a\n" + long_seq + "\n>b\n" + long_seq.substr(0, 1000) + "\n>c\n" + long_seq + "\r\n>d\n" + nul_seq + "\n");
+  std::size_t calls = 0;
+  auto finder = [&](const char* p, std::size_t n) {
+    ++calls;
+    constexpr std::size_t kPart = 1 << 16;
+    std::size_t first = n;
+    for (std::size_t at = (n - 1) / kPart * kPart;; at -= kPart) {
+      const std::size_t len = std::min(kPart, n - at);
+      const std::size_t end = FastxReader::find_line_end(p + at, len);
+      if (end < len) first = at + end;
+      if (at == 0) break;
+    }
+    return first;
+  };
+  std::string messages[2];
+  for (const bool with_finder : {false, true}) {
+    FastxReader reader({path}, ReaderOptions{});
+    if (with_finder) reader.set_line_end_finder(finder);
+    RecordBatch b;
+    try {
+      while (reader.next(b)) {}
+    } catch (const InputError& e) {
+      messages[with_finder] = e.what();
+    }
+    REQUIRE(b.size() == 3);
+    CHECK(b.seq(0) == long_seq);
+    CHECK(b.seq(1) == long_seq.substr(0, 1000));
+    CHECK(b.seq(2) == long_seq);  // the '\r' before the line end dropped
+    // Lent as views into the mapping (a wrong line end would make the reader copy instead).
+    for (const std::size_t r : {0, 2}) CHECK((b.seq_spans[r].offset & RecordBatch::kBorrowed) != 0);
+  }
+  CHECK(calls == 3);  // a, c and d: b ends within its first MiB
+  CHECK(messages[1] == path + ": record 4 (line 8): NUL byte in sequence (binary input?)");
+  CHECK(messages[0] == messages[1]);
+  std::remove(path.c_str());
+}

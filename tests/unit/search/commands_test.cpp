@@ -1,0 +1,247 @@
+// count and contains must mean exactly what hits means (issue: dedicated result paths):
+// count_hits == number of find_hits rows, has_hit == (count > 0), for every alphabet,
+// strand setting, N filter, overhang and selection, on seeded random inputs.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/oracle.h"
+#include "support/random_text.h"
+#include "trawl/kernel/kernel.h"
+#include "trawl/search/searcher.h"
+
+using namespace trawl;
+
+using trawl::test::random_text;
+
+TEST_CASE("count and contains agree with hits on random inputs") {
+  const std::uint64_t seed = std::getenv("TRAWL_CMD_SEED") ? std::strtoull(std::getenv("TRAWL_CMD_SEED"), nullptr, 10) : 7;
+  std::mt19937_64 rng(seed);
+  int cases = 0;
+  for (int iter = 0; iter < 20000; ++iter) {
+    SearchOptions opt;
+    const int alpha = static_cast<int>(rng() % 3);
+    opt.alphabet.alphabet = alpha == 0 ? Alphabet::iupac : alpha == 1 ? Alphabet::dna : Alphabet::ascii;
+    opt.alphabet.ignore_case = opt.alphabet.alphabet == Alphabet::ascii && rng() % 2;
+    opt.both_strands = rng() % 2;
+    const int sel = static_cast<int>(rng() % 3);
+    opt.selection = sel == 0 ? Selection::local_minima : sel == 1 ? Selection::all_ends : Selection::best;
+    if (opt.alphabet.alphabet != Alphabet::ascii && rng() % 3 == 0)
+      opt.overhang = std::vector<float>{0.0f, 0.3f, 0.5f, 1.0f}[rng() % 4];
+    if (rng() % 2) opt.max_n_frac = std::vector<float>{0.0f, 0.1f, 0.2f, 0.5f}[rng() % 4];
+    const std::string letters = opt.alphabet.alphabet == Alphabet::ascii ? "abAB" : "ACGTNNacgtR";
+    const std::string pat_letters = opt.alphabet.alphabet == Alphabet::ascii ? "abAB"
+                                    : opt.alphabet.alphabet == Alphabet::dna ? "ACGT" : "ACGTN";
+    const std::size_t m = 1 + rng() % 20;
+    std::string pattern = random_text(rng, m, pat_letters);
+    std::string text = random_text(rng, rng() % 200, letters);
+    if (!text.empty() && rng() % 2) {
+      const std::size_t at = rng() % text.size();
+      text.replace(at, std::min(m, text.size() - at), pattern.substr(0, std::min(m, text.size() - at)));
+    }
+    opt.k = static_cast<int>(rng() % (m + 2));
+    CAPTURE(seed);
+    CAPTURE(iter);
+    CAPTURE(pattern);
+    CAPTURE(text);
+    CAPTURE(opt.k);
+    PatternSet ps({{"p", pattern}}, opt);
+    Searcher s(ps, opt, scalar_kernel());
+    HitList hits;
+    s.set_text(text);
+    s.find_hits(0, 0, hits);
+    // Profiles built on demand (huge pattern sets) must give the very same hits.
+    PatternSet ps_lazy({{"p", pattern}}, opt, /*precompute_limit=*/0);
+    Searcher lazy(ps_lazy, opt, scalar_kernel());
+    HitList lazy_hits;
+    lazy.search_record(0, text, lazy_hits);
+    REQUIRE(lazy_hits.hits.size() == hits.hits.size());
+    for (std::size_t h = 0; h < hits.hits.size(); ++h) {
+      REQUIRE(lazy_hits.hits[h].start == hits.hits[h].start);
+      REQUIRE(lazy_hits.hits[h].end == hits.hits[h].end);
+      REQUIRE(lazy_hits.hits[h].cost == hits.hits[h].cost);
+    }
+    const StrandCounts by_strand = s.count_hits(0);
+    const std::uint32_t count = opt.selection == Selection::best
+                                    ? (by_strand.fwd > 0) + (by_strand.rc > 0)
+                                    : by_strand.fwd + by_strand.rc;
+    const bool contains = s.has_hit(0);
+    REQUIRE(count == hits.hits.size());
+    REQUIRE(contains == (count > 0));
+    ++cases;
+  }
+  MESSAGE("count/contains equivalence cases: " << cases);
+}
+
+// The same through the prescan (records in groups, a job per SIMD lane, contains stopping
+// each forward strand at its first end and carrying on past its head only where it found
+// none there, reverse strands only where the forward one found nothing), for every kernel:
+// records up to 600 long with the pattern planted anywhere, so first ends come before,
+// at and after the head.
+TEST_CASE("prescanned count and contains agree with hits, for every kernel") {
+  std::mt19937_64 rng(20261203);
+  int cases = 0;
+  for (int iter = 0; iter < 300; ++iter) {
+    SearchOptions opt;
+    opt.alphabet.alphabet = iter % 3 == 2 ? Alphabet::ascii : iter % 2 ? Alphabet::dna : Alphabet::iupac;
+    opt.both_strands = iter % 4 != 0;
+    opt.selection = iter % 5 == 1 ? Selection::all_ends : Selection::local_minima;
+    const std::string letters = opt.alphabet.alphabet == Alphabet::ascii ? "ab" : "ACGT";
+    const std::size_t m = 8 + rng() % 40;  // narrow (<= 32) and wide lanes
+    const std::string pattern = random_text(rng, m, letters);
+    opt.k = static_cast<int>(rng() % 4);
+    std::vector<std::string> texts(1 + rng() % 40);
+    for (std::string& t : texts) {
+      t = random_text(rng, rng() % 600, letters);
+      if (!t.empty() && rng() % 3) {
+        const std::size_t at = rng() % t.size();
+        t.replace(at, std::min(m, t.size() - at), pattern.substr(0, std::min(m, t.size() - at)));
+      }
+    }
+    const std::vector<std::string_view> views(texts.begin(), texts.end());
+    const PatternSet ps({{"p", pattern}}, opt, iter % 2 ? 0 : PatternSet::kPrecomputeLimit);
+    // Reference: one record at a time, no prescan.
+    std::vector<std::size_t> expected;
+    Searcher plain(ps, opt, scalar_kernel());
+    for (const std::string& t : texts) {
+      HitList hits;
+      plain.set_text(t);
+      plain.find_hits(0, 0, hits);
+      expected.push_back(hits.hits.size());
+    }
+    for (const KernelFns* kernel : available_kernels()) {
+      CAPTURE(iter);
+      CAPTURE(kernel->name);
+      for (auto purpose : {Searcher::PrescanFor::count, Searcher::PrescanFor::contains}) {
+        Searcher s(ps, opt, *kernel);
+        for (std::size_t r0 = 0; r0 < views.size();) {
+          const std::size_t group = s.prescan(std::span(views).subspan(r0), Searcher::kAllPatterns, purpose);
+          REQUIRE(group > 0);
+          for (std::size_t r = 0; r < group; ++r) {
+            CAPTURE(texts[r0 + r]);
+            s.select_prescanned(r);
+            if (purpose == Searcher::PrescanFor::count) {
+              const StrandCounts c = s.count_hits(0);
+              CHECK(c.fwd + c.rc == expected[r0 + r]);
+            } else {
+              CHECK(s.has_hit(0) == (expected[r0 + r] > 0));
+            }
+          }
+          r0 += group;
+        }
+      }
+      ++cases;
+    }
+  }
+  MESSAGE("prescanned count/contains cases: " << cases);
+}
+
+// Pattern panels through the prescan: a record's jobs go strand by strand, so the jobs of a
+// strand share its text and the SIMD kernels scan them with the shared-text lane layout
+// (whole batches, part batches, leftovers, work chunks cut between them); strands whose
+// scan found no end are skipped without any set-up. Hits (with CIGARs), counts and
+// contains must equal those of one record at a time on the scalar kernel, for every
+// kernel, alphabet, strand setting, selection, N filter and overhang.
+TEST_CASE("pattern panels through the prescan give the hits of one record at a time, for every kernel") {
+  std::mt19937_64 rng(20261205);
+  int cases = 0;
+  auto row = [](const HitList& list, const Hit& h) {
+    std::string s = std::to_string(h.text_idx) + " " + std::to_string(h.pattern_idx) + " " +
+                    std::to_string(h.start) + "-" + std::to_string(h.end) + " " +
+                    std::to_string(h.pattern_start) + "-" + std::to_string(h.pattern_end) + " " +
+                    std::to_string(h.cost) + (h.strand == Strand::fwd ? "+ " : "- ");
+    append_cigar(s, list.cigar(h));
+    return s;
+  };
+  for (int iter = 0; iter < 64; ++iter) {
+    SearchOptions opt;
+    opt.alphabet.alphabet = iter % 3 == 2 ? Alphabet::ascii : iter % 2 ? Alphabet::dna : Alphabet::iupac;
+    const bool ascii = opt.alphabet.alphabet == Alphabet::ascii;
+    // Every fourth case a few patterns of 16 or more characters, which the AVX-512 kernel
+    // screens (Searcher::screens_: k <= 4, no seed filter), in texts of either case with
+    // other bytes now and then; iupac patterns with an N there (the screen's piece avoids it).
+    const bool screened = iter % 4 == 2;
+    opt.both_strands = iter % 5 != 0;
+    opt.selection = iter % 4 == 1 ? Selection::all_ends : iter % 4 == 3 ? Selection::best : Selection::local_minima;
+    if (opt.alphabet.alphabet == Alphabet::iupac && iter % 8 < 4) opt.max_n_frac = 0.2f;
+    if (!ascii && iter % 7 == 3) opt.overhang = 0.5f;
+    opt.k = static_cast<int>(rng() % 6);  // k >= m for the shortest patterns now and then
+    const std::string letters = ascii ? "abc" : "ACGT";
+    if (screened) opt.k = static_cast<int>(rng() % 5);
+    std::vector<Pattern> patterns(screened ? 1 + rng() % 3 : 1 + rng() % 70);
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+      const std::size_t m = screened ? 16 + rng() % 49 : 4 + rng() % (iter % 3 ? 29 : 61);
+      patterns[i] = {"p" + std::to_string(i), random_text(rng, m, letters)};
+      if (screened && opt.alphabet.alphabet == Alphabet::iupac && rng() % 2) patterns[i].seq[rng() % m] = 'N';
+    }
+    const std::string text_letters = ascii ? letters : screened ? "ACGTACGTNacgtn-*" : "ACGTACGTN";
+    std::vector<std::string> texts(1 + rng() % (screened ? 300 : 30));
+    for (std::string& t : texts) {
+      t = random_text(rng, rng() % 400, text_letters);
+      for (int planted = static_cast<int>(rng() % 3); planted > 0 && !t.empty(); --planted) {
+        // Copies as they are, reverse complemented, or with a substitution, so that the
+        // seed filter of a panel (SeedFilter) has hits on either strand to keep.
+        std::string p = patterns[rng() % patterns.size()].seq;
+        if (!ascii && rng() % 2) p = oracle::reverse_complement(opt.alphabet, p);
+        if (rng() % 3 == 0) p[rng() % p.size()] = letters[rng() % letters.size()];
+        const std::size_t at = rng() % t.size();
+        t.replace(at, std::min(p.size(), t.size() - at), p.substr(0, std::min(p.size(), t.size() - at)));
+      }
+    }
+    const std::vector<std::string_view> views(texts.begin(), texts.end());
+    const PatternSet ps(patterns, opt);
+    // Reference: one record at a time, no prescan, scalar kernel.
+    std::vector<std::string> want;
+    std::vector<std::size_t> want_count;
+    Searcher plain(ps, opt, scalar_kernel());
+    for (std::size_t r = 0; r < texts.size(); ++r) {
+      plain.set_text(texts[r]);
+      for (std::uint32_t pi = 0; pi < patterns.size(); ++pi) {
+        HitList hits;
+        plain.find_hits(pi, r, hits);
+        for (const Hit& h : hits.hits) want.push_back(row(hits, h));
+        want_count.push_back(hits.hits.size());
+      }
+    }
+    for (const KernelFns* kernel : available_kernels()) {
+      const std::string name = kernel->name;
+      CAPTURE(iter);
+      CAPTURE(name);
+      for (auto purpose : {Searcher::PrescanFor::hits, Searcher::PrescanFor::count, Searcher::PrescanFor::contains}) {
+        Searcher s(ps, opt, *kernel);
+        std::vector<std::string> got;
+        std::size_t pair = 0;
+        for (std::size_t r0 = 0; r0 < views.size();) {
+          const std::size_t group = s.prescan(std::span(views).subspan(r0), Searcher::kAllPatterns, purpose);
+          REQUIRE(group > 0);
+          for (std::size_t r = 0; r < group; ++r) {
+            s.select_prescanned(r);
+            for (std::uint32_t pi = 0; pi < patterns.size(); ++pi, ++pair) {
+              CAPTURE(pi);
+              if (purpose == Searcher::PrescanFor::hits) {
+                HitList hits;
+                s.find_hits(pi, r0 + r, hits);
+                for (const Hit& h : hits.hits) got.push_back(row(hits, h));
+              } else if (purpose == Searcher::PrescanFor::count) {
+                const StrandCounts c = s.count_hits(pi);
+                if (opt.selection == Selection::best) CHECK((c.fwd + c.rc > 0) == (want_count[pair] > 0));
+                else CHECK(c.fwd + c.rc == want_count[pair]);
+              } else {
+                CHECK(s.has_hit(pi) == (want_count[pair] > 0));
+              }
+            }
+          }
+          r0 += group;
+        }
+        if (purpose == Searcher::PrescanFor::hits) CHECK(got == want);
+      }
+      ++cases;
+    }
+  }
+  MESSAGE("pattern panel cases: " << cases);
+}
