@@ -12,11 +12,10 @@
 //
 // Engines:
 //   trawl-auto(NAME)  find_kernel("auto") (NAME = the kernel it picked), full `hits` work:
-//                     records searched as lib/src/pipeline.cpp search_batch does for
-//                     Command::hits (batches of --batch-bases residues, prescan groups,
-//                     select_prescanned, find_hits into a HitList cleared per group); records
-//                     longer than a batch (W1) in windows of a batch (set_window +
-//                     find_hits), as the pipeline's window tasks
+//                     records searched as lib/src/run/pipeline.cpp does for
+//                     Command::hits (batches of --batch-bases residues through
+//                     Searcher::search, results cleared per batch); records longer than a
+//                     batch (W1) in windows of a batch, as the pipeline's window tasks
 //   trawl-scalar      the same with scalar_kernel(); its hit count must equal trawl-auto's
 //                     (else the exit status is 1)
 //   edlib             per record, edlibAlign(pattern, text, HW mode, TASK_LOC, max distance
@@ -219,31 +218,37 @@ trawl::PatternSet make_pattern_set(const Workload& w) {
 
 // trawl's `hits` work on every record, the way the pipeline does it on one thread.
 Found run_trawl(const Workload& w, const trawl::PatternSet& set, const trawl::KernelFns& kernel) {
-  trawl::Searcher searcher(set, w.options, kernel);
-  trawl::HitList hits;
+  trawl::SearchMode mode;
+  mode.shape.command = trawl::Command::hits;
+  mode.paired = w.paired;
+  trawl::Searcher searcher(set, w.options, kernel, mode);
+  trawl::BatchResults results;
   std::vector<std::string_view> views;
   Found f;
   const auto npat = static_cast<std::uint32_t>(set.size());
   const std::size_t n = w.records.size();
-  const auto found_in = [&](std::size_t r, std::size_t before) {
-    if (hits.hits.size() == before) return;
-    ++f.records_with_hits;
-    if (r < w.edlib_records) ++f.prefix_records_with_hits;
+  // Counts the hits and the records with hits, then forgets them (as the sink would).
+  const auto take = [&] {
+    const auto& hits = results.hits.hits;
+    f.hits += hits.size();
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      if (i > 0 && hits[i].text_idx == hits[i - 1].text_idx) continue;
+      ++f.records_with_hits;
+      if (hits[i].text_idx < w.edlib_records) ++f.prefix_records_with_hits;
+    }
+    results.clear();
   };
   std::size_t r = 0;
   while (r < n) {
     // A record longer than a batch is cut into windows of a batch each, per pattern, as the
-    // pipeline's TaskSource does (set_window + find_hits; the windows' hits are the whole
-    // record's). One set_text over a 25 Mbp record was twice as slow: its codes, two
-    // buffers of the record's length, miss the cache and page-fault on first use.
+    // pipeline's partition does (the windows' hits are the whole record's); searching it
+    // whole would hold its codes, two buffers of its length, for nothing.
     if (w.records[r].size() > kBatchBases) {
-      hits.clear();
       const std::uint64_t len = w.records[r].size();
       const auto search_windows = [&](std::uint32_t pi) {
         for (std::uint64_t begin = 0; begin < len; begin += kBatchBases) {
           const trawl::Window window{begin, begin + kBatchBases < len ? begin + kBatchBases : trawl::Window::kOpen};
-          searcher.set_window(w.records[r], window);
-          searcher.find_hits(pi, r, hits);
+          searcher.search(trawl::WindowQuery{w.records[r], window, false, pi, r}, results);
         }
       };
       if (w.paired) {
@@ -251,13 +256,19 @@ Found run_trawl(const Workload& w, const trawl::PatternSet& set, const trawl::Ke
       } else {
         for (std::uint32_t pi = 0; pi < npat; ++pi) search_windows(pi);
       }
-      f.hits += hits.hits.size();
-      found_in(r, 0);
+      // (A record's hits come pattern by pattern: counted as one record with hits.)
+      const std::size_t had = results.hits.hits.size();
+      f.hits += had;
+      if (had > 0) {
+        ++f.records_with_hits;
+        if (r < w.edlib_records) ++f.prefix_records_with_hits;
+      }
+      results.clear();
       ++r;
       continue;
     }
     // A batch: whole short records until it holds at least kBatchBases residues (or the
-    // next record is long), as the pipeline's TaskSource cuts them.
+    // next record is long), as the pipeline's partition cuts them.
     const std::size_t first = r;
     std::uint64_t bases = 0;
     views.clear();
@@ -266,30 +277,8 @@ Found run_trawl(const Workload& w, const trawl::PatternSet& set, const trawl::Ke
       bases += w.records[r].size();
       ++r;
     }
-    // search_batch for Command::hits: prescan groups, then every pattern per record.
-    std::size_t group_first = 0, group_size = 0;
-    for (std::size_t b = 0; b < views.size(); ++b) {
-      const std::uint64_t text_idx = first + b;
-      if (b == group_first + group_size) {
-        f.hits += hits.hits.size();
-        hits.clear();
-        group_first = b;
-        group_size = searcher.prescan(std::span<const std::string_view>(views).subspan(b),
-                                      w.paired ? text_idx : trawl::Searcher::kAllPatterns);
-      }
-      searcher.select_prescanned(b - group_first);
-      std::uint32_t p_first = 0, p_last = npat;
-      if (w.paired) {
-        p_first = text_idx < npat ? static_cast<std::uint32_t>(text_idx) : npat;
-        p_last = text_idx < npat ? p_first + 1 : npat;
-      }
-      const std::size_t before = hits.hits.size();
-      if (searcher.selected_has_no_ends()) continue;
-      for (std::uint32_t pi = p_first; pi < p_last; ++pi) searcher.find_hits(pi, text_idx, hits);
-      found_in(text_idx, before);
-    }
-    f.hits += hits.hits.size();
-    hits.clear();
+    searcher.search(views, first, results);
+    take();
   }
   return f;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/oracle.h"
+#include "support/run_search.h"
 #include "trawl/search/searcher.h"
 
 using namespace trawl;
@@ -57,9 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   const PatternSet patterns({{"p", pattern}}, opt);
   for (const KernelFns* kernel : available_kernels()) {
-    Searcher searcher(patterns, opt, *kernel);
-    HitList hits;
-    searcher.search_record(0, text, hits);
+    const HitList hits = test::reference_hits(patterns, opt, *kernel, text);
     std::vector<std::string> got;
     for (const Hit& h : hits.hits) got.push_back(oracle::format_hit(oracle::from_library(hits, h)));
     if (got != expected) {
@@ -67,43 +66,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                    pattern.c_str(), text.c_str(), opt.k, describe(expected).c_str(), describe(got).c_str());
       std::abort();
     }
-    // Job lanes (prescan): the text among pieces of itself, so lanes end and refill at
-    // different steps; each view as its own search_record says, the text as the oracle says.
+    // Job lanes: the text among pieces of itself, so lanes end and refill at different
+    // steps; each view as one record at a time says, the text as the oracle says.
     {
       const std::string_view t = text;
       const std::vector<std::string_view> views = {t.substr(wbyte % (t.size() + 1)), t, {},
                                                    t.substr(0, t.size() / 2), t, t.substr(t.size() / 3)};
-      for (auto purpose : {Searcher::PrescanFor::hits, Searcher::PrescanFor::count,
-                           Searcher::PrescanFor::contains}) {
-        const bool only_has_hit = purpose != Searcher::PrescanFor::hits;
-        for (std::size_t r = 0; r < views.size();) {
-          const std::size_t took = searcher.prescan(std::span(views).subspan(r), Searcher::kAllPatterns, purpose);
-          for (std::size_t q = 0; q < took; ++q) {
-            searcher.select_prescanned(q);
-            HitList pre;
-            const bool has = searcher.has_hit(0);
-            StrandCounts counts;  // count_hits is not for a record prescanned for contains
-            if (purpose != Searcher::PrescanFor::contains) counts = searcher.count_hits(0);
-            if (!only_has_hit) searcher.find_hits(0, 0, pre);
-            HitList ref;
-            Searcher plain(patterns, opt, *kernel);
-            plain.search_record(0, views[r + q], ref);
-            std::vector<std::string> a, b;
-            for (const Hit& h : pre.hits) a.push_back(oracle::format_hit(oracle::from_library(pre, h)));
-            for (const Hit& h : ref.hits) b.push_back(oracle::format_hit(oracle::from_library(ref, h)));
-            std::uint32_t fwd = 0, rc = 0;
-            for (const Hit& h : ref.hits) (h.strand == Strand::fwd ? fwd : rc) += 1;
-            const bool best = opt.selection == Selection::best;
-            const bool counts_ok = purpose != Searcher::PrescanFor::count ||
-                                   (best ? (counts.fwd > 0) == (fwd > 0) && (counts.rc > 0) == (rc > 0)
-                                         : counts.fwd == fwd && counts.rc == rc);
-            if (has != !ref.hits.empty() || (!only_has_hit && a != b) || !counts_ok) {
-              std::fprintf(stderr, "prescan view %zu (only_has_hit %d), kernel %s, pattern %s, text %s, k %d\n",
-                           r + q, only_has_hit, kernel->name, pattern.c_str(), text.c_str(), opt.k);
-              std::abort();
-            }
-          }
-          r += took;
+      const BatchResults lanes_hits = test::search_texts(patterns, opt, *kernel, test::every_pair(Command::hits), views);
+      const BatchResults lanes_count = test::search_texts(patterns, opt, *kernel, test::every_pair(Command::count), views);
+      const BatchResults lanes_contains = test::search_texts(patterns, opt, *kernel, test::every_pair(Command::contains), views);
+      std::size_t at = 0;
+      for (std::size_t v = 0; v < views.size(); ++v) {
+        const HitList ref = test::reference_hits(patterns, opt, *kernel, views[v], v);
+        std::vector<std::string> a, b;
+        for (; at < lanes_hits.hits.hits.size() && lanes_hits.hits.hits[at].text_idx == v; ++at)
+          a.push_back(oracle::format_hit(oracle::from_library(lanes_hits.hits, lanes_hits.hits.hits[at])));
+        for (const Hit& h : ref.hits) b.push_back(oracle::format_hit(oracle::from_library(ref, h)));
+        const std::size_t count = lanes_count.pair_counts.at(v).count;
+        const bool has = lanes_contains.pair_counts.at(v).count != 0;
+        if (has != !ref.hits.empty() || a != b || count != ref.hits.size()) {
+          std::fprintf(stderr, "lanes view %zu, kernel %s, pattern %s, text %s, k %d\n", v, kernel->name,
+                       pattern.c_str(), text.c_str(), opt.k);
+          std::abort();
         }
       }
     }
@@ -111,12 +95,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (opt.selection == Selection::best) continue;
     const std::uint64_t w = 1 + wbyte % 64;
     std::vector<std::string> merged;
+    Searcher searcher(patterns, opt, *kernel, test::every_pair(Command::hits));
     for (std::uint64_t begin = 0;; begin += w) {
       Window win{begin, begin + w >= text.size() ? Window::kOpen : begin + w};
-      searcher.set_window(text, win);
-      HitList part;
-      searcher.find_hits(0, 0, part);
-      for (const Hit& h : part.hits) merged.push_back(oracle::format_hit(oracle::from_library(part, h)));
+      BatchResults part;
+      searcher.search(WindowQuery{text, win, false, 0, 0}, part);
+      for (const Hit& h : part.hits.hits) merged.push_back(oracle::format_hit(oracle::from_library(part.hits, h)));
       if (win.end == Window::kOpen) break;
     }
     std::sort(merged.begin(), merged.end());

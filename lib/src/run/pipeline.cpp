@@ -125,95 +125,32 @@ struct Batch {
   bool has_chunk = false;
   std::exception_ptr error;
   InputMark input_mark;  // where the reader was after this task: released once it is written
-  std::vector<std::string_view> views;  // records.seq(r), for Searcher::prescan
+  std::vector<std::string_view> views;  // records.seq(r), for Searcher::search
   WindowTask task;
   bool is_window = false;
   BatchResults results;
-  StrandCounts window_counts;
-  bool window_contains = false;
+  WindowAnswer window;  // a window task's count or contains answer
   FormattedBatch formatted;
 };
 
-std::uint32_t hit_count(StrandCounts c, bool best) {
-  // --best keeps one hit per strand that has any.
-  return best ? (c.fwd > 0) + (c.rc > 0) : c.fwd + c.rc;
-}
-
-// Runs the work the command needs on every (pattern, record) pair of the batch: full hits,
-// counts without traceback, or contains with an early stop.
-void search_batch(Searcher& searcher, const PatternSet& patterns, const PipelineOptions& opt,
-                  Batch& b) {
+void search_batch(Searcher& searcher, Batch& b) {
   b.results.clear();
   const RecordBatch& rb = b.records;
-  const ResultShape& shape = opt.shape;
-  const auto npat = static_cast<std::uint32_t>(patterns.size());
   b.views.clear();
   for (std::size_t r = 0; r < rb.size(); ++r) b.views.push_back(rb.seq(r));
-  // Short records are scanned in groups, a (record, pattern, strand) per SIMD lane.
-  const Searcher::PrescanFor purpose = shape.command == Command::hits    ? Searcher::PrescanFor::hits
-                                       : shape.command == Command::count ? Searcher::PrescanFor::count
-                                                                         : Searcher::PrescanFor::contains;
-  std::size_t group_first = 0, group_size = 0;
-  for (std::size_t r = 0; r < rb.size(); ++r) {
-    const std::uint64_t text_idx = rb.first_record + r;
-    if (r == group_first + group_size) {
-      group_first = r;
-      group_size = searcher.prescan(std::span(b.views).subspan(r),
-                                    opt.paired ? text_idx : Searcher::kAllPatterns, purpose);
-    }
-    searcher.select_prescanned(r - group_first);
-    // --paired: only pattern i in record i. A surplus record has no pattern; the count
-    // mismatch is reported after the run.
-    std::uint32_t first = 0, last = npat;
-    if (opt.paired) {
-      first = text_idx < npat ? static_cast<std::uint32_t>(text_idx) : npat;
-      last = text_idx < npat ? first + 1 : npat;
-    }
-    switch (shape.command) {
-      case Command::hits:
-        // (A panel's records mostly have no end at all: a call per pattern and strand was a
-        // tenth of a 32-pattern panel.)
-        if (searcher.selected_has_no_ends()) break;
-        for (std::uint32_t pi = first; pi < last; ++pi) searcher.find_hits(pi, text_idx, b.results.hits);
-        break;
-      case Command::count:
-        for (std::uint32_t pi = first; pi < last; ++pi) {
-          const std::uint32_t c = hit_count(searcher.count_hits(pi), opt.best);
-          if (c > 0 || shape.zeros) b.results.pair_counts.push_back({text_idx, pi, c});
-        }
-        break;
-      case Command::contains:
-        if (shape.per_pair) {
-          for (std::uint32_t pi = first; pi < last; ++pi)
-            b.results.pair_counts.push_back({text_idx, pi, searcher.has_hit(pi) ? 1u : 0u});
-        } else {
-          bool any = false;
-          for (std::uint32_t pi = first; pi < last && !any; ++pi) any = searcher.has_hit(pi);
-          b.results.contains.push_back(any ? 1 : 0);
-        }
-        break;
-    }
-  }
+  searcher.search(b.views, rb.first_record, b.results);
 }
 
-void search_window(Searcher& searcher, const PipelineOptions& opt, Batch& b) {
+void search_window(Searcher& searcher, Batch& b) {
   b.results.clear();
   WindowTask& t = b.task;
-  b.window_counts = {};
-  b.window_contains = false;
+  b.window = {};
   t.incomplete = false;
   if (t.no_pattern) return;
-  searcher.set_window(t.text, t.window, t.partial);
-  switch (opt.shape.command) {
-    case Command::hits: searcher.find_hits(t.pattern, t.record->text_idx, b.results.hits); break;
-    case Command::count: b.window_counts = searcher.count_hits(t.pattern); break;
-    case Command::contains: b.window_contains = searcher.has_hit(t.pattern); break;
-  }
-  if (searcher.window_incomplete()) {
+  b.window = searcher.search(WindowQuery{t.text, t.window, t.partial, t.pattern, t.record->text_idx},
+                             b.results);
+  if (b.window.incomplete) {
     t.incomplete = true;
-    b.results.clear();
-    b.window_counts = {};
-    b.window_contains = false;
     t.record->too_short.store(true, std::memory_order_relaxed);
   }
 }
@@ -255,16 +192,16 @@ class LongRecordAssembler {
     else if (!t.partial && !again_.empty()) search_again(t.text);
     if (command == Command::hits) add_hits(b);
     if (command == Command::count) {
-      counts_.fwd += b.window_counts.fwd;
-      counts_.rc += b.window_counts.rc;
+      counts_.fwd += b.window.counts.fwd;
+      counts_.rc += b.window.counts.rc;
       if (t.last_window) {
-        const std::uint32_t c = hit_count(counts_, opt_.best);
+        const std::uint32_t c = reported_count(counts_, opt_.best);
         if (c > 0 || opt_.shape.zeros) out_.pair_counts.push_back({t.record->text_idx, t.pattern, c});
         counts_ = {};
       }
     }
     if (command == Command::contains) {
-      pair_contains_ = pair_contains_ || b.window_contains;
+      pair_contains_ = pair_contains_ || b.window.contains;
       if (t.last_window) {
         if (opt_.shape.per_pair)
           out_.pair_counts.push_back({t.record->text_idx, t.pattern, pair_contains_ ? 1u : 0u});
@@ -293,23 +230,14 @@ class LongRecordAssembler {
   // The windows that wait for the whole record, searched in it (with a searcher of this
   // stage's own: rare, so made on first use).
   void search_again(std::string_view text) {
-    if (!searcher_) searcher_.emplace(patterns_, options_, kernel_);
+    if (!searcher_) searcher_.emplace(patterns_, options_, kernel_, SearchMode{opt_.shape, opt_.paired});
     for (const WindowTask& w : again_) {
-      searcher_->set_window(text, w.window);
-      switch (opt_.shape.command) {
-        case Command::hits:
-          again_hits_.clear();
-          searcher_->find_hits(w.pattern, w.record->text_idx, again_hits_);
-          take_hits(again_hits_);
-          break;
-        case Command::count: {
-          const StrandCounts c = searcher_->count_hits(w.pattern);
-          counts_.fwd += c.fwd;
-          counts_.rc += c.rc;
-          break;
-        }
-        case Command::contains: pair_contains_ = pair_contains_ || searcher_->has_hit(w.pattern); break;
-      }
+      again_results_.clear();
+      const WindowAnswer a = searcher_->search(WindowQuery{text, w.window, false, w.pattern, w.record->text_idx}, again_results_);
+      take_hits(again_results_.hits);
+      counts_.fwd += a.counts.fwd;
+      counts_.rc += a.counts.rc;
+      pair_contains_ = pair_contains_ || a.contains;
     }
     again_.clear();
   }
@@ -376,7 +304,7 @@ class LongRecordAssembler {
   ResultSink& sink_;
   std::vector<WindowTask> again_;   // windows to search again in the whole record
   std::optional<Searcher> searcher_;
-  HitList again_hits_;
+  BatchResults again_results_;
   HitList pending_;  // hits not yet released, with their CIGAR runs
   StrandCounts counts_;
   bool pair_contains_ = false, record_contains_ = false;
@@ -641,7 +569,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
     free_batches.push(pool.back().get());
   }
   tbb::enumerable_thread_specific<Searcher> searchers(
-      [&] { return Searcher(patterns, options, kernel); });
+      [&] { return Searcher(patterns, options, kernel, SearchMode{opt.shape, opt.paired}); });
   TaskSizer sizer(opt.batch_bases, opt.shape.command == Command::hits);
   TaskSource source(reader, patterns, opt, sizer);
   LongRecordAssembler assembler(patterns, options, kernel, opt, sink);
@@ -740,9 +668,9 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
                   }
                 }
                 if (b->is_window) {
-                  search_window(searchers.local(), opt, *b);
+                  search_window(searchers.local(), *b);
                 } else {
-                  search_batch(searchers.local(), patterns, opt, *b);
+                  search_batch(searchers.local(), *b);
                   b->formatted.clear();
                   sink.format(b->records, b->results, b->formatted);
                 }

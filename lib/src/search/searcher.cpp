@@ -66,8 +66,8 @@ std::uint64_t reversed_rows(std::uint64_t word, std::uint32_t first, std::uint32
 }  // namespace
 
 Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
-                   const KernelFns& kernel)
-    : patterns_(patterns), options_(options), kernel_(kernel) {
+                   const KernelFns& kernel, SearchMode mode)
+    : patterns_(patterns), options_(options), kernel_(kernel), mode_(mode) {
   for (unsigned b = 0; b < 256; ++b)
     class_of_[b] = options_.alphabet.text_class(static_cast<std::uint8_t>(b));
   const std::uint32_t words = (patterns_.max_length() + 63) / 64;
@@ -125,6 +125,95 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
   paired_filter_ = PairedSeedFilter(options_.alphabet, options_.k, options_.searches_rc(),
                                     options_.overhang.has_value());
   make_screens();
+  choose_plan();
+}
+
+void Searcher::choose_plan() {
+  const Command command = mode_.shape.command;
+  plan_.first_end_decides = command == Command::contains && !options_.n_filter_on();
+  plan_.counted = command == Command::count && !options_.n_filter_on() && !options_.overhang;
+  // (The seed filter and the screen exclude each other, see make_screens; contains whose
+  // first end decides takes forward strands whole first, which neither knows.)
+  if (mode_.record_by_record) plan_.strategy = Strategy::record_by_record;
+  else if (mode_.paired) plan_.strategy = Strategy::paired;
+  else if (seed_filter_.enabled() && !plan_.first_end_decides) plan_.strategy = Strategy::filtered_panel;
+  else if (!screens_.empty() && !plan_.first_end_decides) plan_.strategy = Strategy::screened;
+  else if (!panel_jobs_.empty()) plan_.strategy = Strategy::panel;
+  else plan_.strategy = Strategy::lanes;
+}
+
+void Searcher::search(std::span<const std::string_view> records, std::uint64_t first_index,
+                      BatchResults& out) {
+  const auto npat = static_cast<std::uint32_t>(patterns_.size());
+  std::size_t group_first = 0, group_size = 0;
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    const std::uint64_t text_idx = first_index + r;
+    if (plan_.strategy == Strategy::record_by_record) {
+      set_text(records[r]);
+    } else {
+      // Short records are scanned in groups, a (record, pattern, strand) per SIMD lane.
+      if (r == group_first + group_size) {
+        group_first = r;
+        group_size = prescan(records.subspan(r), mode_.paired ? text_idx : kAllPatterns);
+      }
+      select_prescanned(r - group_first);
+    }
+    // --paired: only pattern i in record i. A surplus record has no pattern; the count
+    // mismatch is reported after the run.
+    std::uint32_t first = 0, last = npat;
+    if (mode_.paired) {
+      first = text_idx < npat ? static_cast<std::uint32_t>(text_idx) : npat;
+      last = text_idx < npat ? first + 1 : npat;
+    }
+    answer_record(text_idx, first, last, out);
+  }
+}
+
+void Searcher::answer_record(std::uint64_t text_idx, std::uint32_t first, std::uint32_t last,
+                             BatchResults& out) {
+  const ResultShape& shape = mode_.shape;
+  const bool best = options_.selection == Selection::best;
+  switch (shape.command) {
+    case Command::hits:
+      // (A panel's records mostly have no end at all: a call per pattern and strand would
+      // set up every one of them for nothing.)
+      if (selected_has_no_ends()) break;
+      for (std::uint32_t pi = first; pi < last; ++pi) find_hits(pi, text_idx, out.hits);
+      break;
+    case Command::count:
+      for (std::uint32_t pi = first; pi < last; ++pi) {
+        const std::uint32_t c = reported_count(count_hits(pi), best);
+        if (c > 0 || shape.zeros) out.pair_counts.push_back({text_idx, pi, c});
+      }
+      break;
+    case Command::contains:
+      if (shape.per_pair) {
+        for (std::uint32_t pi = first; pi < last; ++pi)
+          out.pair_counts.push_back({text_idx, pi, has_hit(pi) ? 1u : 0u});
+      } else {
+        bool any = false;
+        for (std::uint32_t pi = first; pi < last && !any; ++pi) any = has_hit(pi);
+        out.contains.push_back(any ? 1 : 0);
+      }
+      break;
+  }
+}
+
+WindowAnswer Searcher::search(const WindowQuery& q, BatchResults& out) {
+  const std::size_t hits_before = out.hits.hits.size(), ops_before = out.hits.cigar_ops.size();
+  WindowAnswer answer;
+  set_window(q.text, q.window, q.partial);
+  switch (mode_.shape.command) {
+    case Command::hits: find_hits(q.pattern, q.text_idx, out.hits); break;
+    case Command::count: answer.counts = count_hits(q.pattern); break;
+    case Command::contains: answer.contains = has_hit(q.pattern); break;
+  }
+  if (incomplete_) {
+    out.hits.hits.resize(hits_before);
+    out.hits.cigar_ops.resize(ops_before);
+    return {{}, false, true};
+  }
+  return answer;
 }
 
 void Searcher::make_screens() {
@@ -171,8 +260,7 @@ void Searcher::make_screens() {
   screens_ = std::move(screens);
 }
 
-std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint64_t paired_first,
-                              PrescanFor purpose) {
+std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint64_t paired_first) {
   pre_records_.clear();
   pre_jobs_.clear();
   pre_fwd_.clear();
@@ -196,20 +284,20 @@ std::size_t Searcher::prescan(std::span<const std::string_view> texts, std::uint
   // reverse strand is needed only where the forward one found none (has_hit never looks at
   // it otherwise). Such a group holds forward jobs only, back to back, so the kernel takes
   // them in place; the reverse jobs wanted are appended after the forward scan.
-  const bool first_end_decides = purpose == PrescanFor::contains && !options_.n_filter_on();
+  const bool first_end_decides = plan_.first_end_decides;
   pre_strands_ = first_end_decides ? 1 : strands;
   // count alone: every end is one hit or part of one (DESIGN §3), so hits are counted as
   // the kernel yields the ends; overhang ends past the text would need the last column.
-  pre_counted_ = purpose == PrescanFor::count && !options_.n_filter_on() && !options_.overhang;
+  pre_counted_ = plan_.counted;
   // Panels of precomputed profiles (not --paired; contains scans strand by strand, below):
   // only the jobs of a record that SeedFilter cannot rule out are made and scanned.
-  const bool filtering = seed_filter_.enabled() && paired_first == kAllPatterns && !first_end_decides;
+  const bool filtering = plan_.strategy == Strategy::filtered_panel;
   // Filtered, a group holds several times the steps, in kernel calls as large: the few
   // jobs a record keeps then fill vectors across more records, with fewer calls (W3-32
   // 0.074 -> 0.064 s). Elsewhere that did not pay (W4), and dense ends want small groups.
   // The screen (screens_): a group's records are screened all together, on their bytes,
   // and coded and given jobs only for the strands it passes (after the loop below).
-  const bool screening = !screens_.empty() && paired_first == kAllPatterns && !first_end_decides && !filtering;
+  const bool screening = plan_.strategy == Strategy::screened;
   screened_.clear();
   const std::uint64_t group_steps = screening ? kPrescanSteps * kScreenedGroupScale
                                     : filtering ? kPrescanSteps * kFilteredGroupScale : kPrescanSteps;
@@ -693,17 +781,6 @@ void Searcher::set_window(std::string_view text, Window window, bool partial) {
   rev_ready_ = false;
   coded_ = {false, false};
   window_ = window;
-}
-
-void Searcher::search_record(std::uint64_t text_idx, std::string_view text, HitList& out) {
-  set_text(text);
-  for (std::uint32_t pi = 0; pi < patterns_.size(); ++pi) find_hits(pi, text_idx, out);
-}
-
-void Searcher::search_pattern(std::uint32_t pattern_idx, std::uint64_t text_idx,
-                              std::string_view text, HitList& out) {
-  set_text(text);
-  find_hits(pattern_idx, text_idx, out);
 }
 
 void Searcher::find_hits(std::uint32_t pi, std::uint64_t text_idx, HitList& out) {

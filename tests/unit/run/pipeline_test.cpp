@@ -13,9 +13,11 @@
 #include <random>
 #include <string>
 
+#include "support/run_search.h"
 #include "trawl/io/byte_sink.h"
 #include "trawl/core/errors.h"
 #include "trawl/run/pipeline.h"
+#include "support/run_search.h"
 #include "trawl/core/hit.h"
 #include "trawl/io/reader.h"
 #include "trawl/search/searcher.h"
@@ -361,14 +363,15 @@ TEST_CASE("TSV hits rows spell every hit's fields, for long names and large posi
       run_pipeline(reader, patterns, opt, scalar_kernel(), *sink, popt);
 
       std::string want = "pat_id\ttext_id\tcost\tstrand\tstart\tend\tmatch_region\tcigar\tpattern_start\tpattern_end\tpat_idx\ttext_idx\n";
-      Searcher searcher(patterns, opt, scalar_kernel());
       std::size_t rows = 0;
       for (std::size_t r = 0; r < records.size(); ++r) {
         const std::string& text = records[r].second;
-        searcher.set_text(text);
+        const HitList all = test::reference_hits(patterns, opt, scalar_kernel(), text, r);
         for (std::uint32_t p = 0; p < patterns.size(); ++p) {
           HitList hits;
-          searcher.find_hits(p, r, hits);
+          for (const Hit& h : all.hits)
+            if (h.pattern_idx == p) hits.hits.push_back(h);
+          hits.cigar_ops = all.cigar_ops;
           for (const Hit& h : hits.hits) {
             std::string region = text.substr(h.start, h.end - h.start);
             const bool reverse = h.strand == Strand::rc;

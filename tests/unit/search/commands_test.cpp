@@ -1,8 +1,9 @@
 // count and contains must mean exactly what hits means (issue: dedicated result paths):
-// count_hits == number of find_hits rows, has_hit == (count > 0), for every alphabet,
+// a pair's count == its number of hits rows, contains == (count > 0), for every alphabet,
 // strand setting, N filter, overhang and selection, on seeded random inputs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <span>
@@ -12,12 +13,16 @@
 
 #include "support/oracle.h"
 #include "support/random_text.h"
+#include "support/run_search.h"
 #include "trawl/kernel/kernel.h"
 #include "trawl/search/searcher.h"
 
 using namespace trawl;
 
+using trawl::test::every_pair;
 using trawl::test::random_text;
+using trawl::test::reference_hits;
+using trawl::test::search_texts;
 
 TEST_CASE("count and contains agree with hits on random inputs") {
   const std::uint64_t seed = std::getenv("TRAWL_CMD_SEED") ? std::strtoull(std::getenv("TRAWL_CMD_SEED"), nullptr, 10) : 7;
@@ -51,26 +56,21 @@ TEST_CASE("count and contains agree with hits on random inputs") {
     CAPTURE(text);
     CAPTURE(opt.k);
     PatternSet ps({{"p", pattern}}, opt);
-    Searcher s(ps, opt, scalar_kernel());
-    HitList hits;
-    s.set_text(text);
-    s.find_hits(0, 0, hits);
+    const HitList hits = reference_hits(ps, opt, scalar_kernel(), text);
     // Profiles built on demand (huge pattern sets) must give the very same hits.
     PatternSet ps_lazy({{"p", pattern}}, opt, /*precompute_limit=*/0);
-    Searcher lazy(ps_lazy, opt, scalar_kernel());
-    HitList lazy_hits;
-    lazy.search_record(0, text, lazy_hits);
+    const HitList lazy_hits = reference_hits(ps_lazy, opt, scalar_kernel(), text);
     REQUIRE(lazy_hits.hits.size() == hits.hits.size());
     for (std::size_t h = 0; h < hits.hits.size(); ++h) {
       REQUIRE(lazy_hits.hits[h].start == hits.hits[h].start);
       REQUIRE(lazy_hits.hits[h].end == hits.hits[h].end);
       REQUIRE(lazy_hits.hits[h].cost == hits.hits[h].cost);
     }
-    const StrandCounts by_strand = s.count_hits(0);
-    const std::uint32_t count = opt.selection == Selection::best
-                                    ? (by_strand.fwd > 0) + (by_strand.rc > 0)
-                                    : by_strand.fwd + by_strand.rc;
-    const bool contains = s.has_hit(0);
+    const std::string_view one[] = {text};
+    const std::uint32_t count =
+        search_texts(ps, opt, scalar_kernel(), every_pair(Command::count, false, true), one).pair_counts.at(0).count;
+    const bool contains =
+        search_texts(ps, opt, scalar_kernel(), every_pair(Command::contains, false, true), one).pair_counts.at(0).count != 0;
     REQUIRE(count == hits.hits.size());
     REQUIRE(contains == (count > 0));
     ++cases;
@@ -107,32 +107,17 @@ TEST_CASE("prescanned count and contains agree with hits, for every kernel") {
     const PatternSet ps({{"p", pattern}}, opt, iter % 2 ? 0 : PatternSet::kPrecomputeLimit);
     // Reference: one record at a time, no prescan.
     std::vector<std::size_t> expected;
-    Searcher plain(ps, opt, scalar_kernel());
-    for (const std::string& t : texts) {
-      HitList hits;
-      plain.set_text(t);
-      plain.find_hits(0, 0, hits);
-      expected.push_back(hits.hits.size());
-    }
+    for (const std::string& t : texts) expected.push_back(reference_hits(ps, opt, scalar_kernel(), t).hits.size());
     for (const KernelFns* kernel : available_kernels()) {
       CAPTURE(iter);
       CAPTURE(kernel->name);
-      for (auto purpose : {Searcher::PrescanFor::count, Searcher::PrescanFor::contains}) {
-        Searcher s(ps, opt, *kernel);
-        for (std::size_t r0 = 0; r0 < views.size();) {
-          const std::size_t group = s.prescan(std::span(views).subspan(r0), Searcher::kAllPatterns, purpose);
-          REQUIRE(group > 0);
-          for (std::size_t r = 0; r < group; ++r) {
-            CAPTURE(texts[r0 + r]);
-            s.select_prescanned(r);
-            if (purpose == Searcher::PrescanFor::count) {
-              const StrandCounts c = s.count_hits(0);
-              CHECK(c.fwd + c.rc == expected[r0 + r]);
-            } else {
-              CHECK(s.has_hit(0) == (expected[r0 + r] > 0));
-            }
-          }
-          r0 += group;
+      for (Command command : {Command::count, Command::contains}) {
+        const BatchResults got = search_texts(ps, opt, *kernel, every_pair(command), views);
+        REQUIRE(got.pair_counts.size() == views.size());
+        for (std::size_t r = 0; r < views.size(); ++r) {
+          CAPTURE(texts[r]);
+          if (command == Command::count) CHECK(got.pair_counts[r].count == expected[r]);
+          else CHECK((got.pair_counts[r].count != 0) == (expected[r] > 0));
         }
       }
       ++cases;
@@ -198,47 +183,31 @@ TEST_CASE("pattern panels through the prescan give the hits of one record at a t
     // Reference: one record at a time, no prescan, scalar kernel.
     std::vector<std::string> want;
     std::vector<std::size_t> want_count;
-    Searcher plain(ps, opt, scalar_kernel());
     for (std::size_t r = 0; r < texts.size(); ++r) {
-      plain.set_text(texts[r]);
-      for (std::uint32_t pi = 0; pi < patterns.size(); ++pi) {
-        HitList hits;
-        plain.find_hits(pi, r, hits);
-        for (const Hit& h : hits.hits) want.push_back(row(hits, h));
-        want_count.push_back(hits.hits.size());
-      }
+      const HitList hits = reference_hits(ps, opt, scalar_kernel(), texts[r], r);
+      for (const Hit& h : hits.hits) want.push_back(row(hits, h));
+      for (std::uint32_t pi = 0; pi < patterns.size(); ++pi)
+        want_count.push_back(static_cast<std::size_t>(
+            std::count_if(hits.hits.begin(), hits.hits.end(), [pi](const Hit& h) { return h.pattern_idx == pi; })));
     }
     for (const KernelFns* kernel : available_kernels()) {
       const std::string name = kernel->name;
       CAPTURE(iter);
       CAPTURE(name);
-      for (auto purpose : {Searcher::PrescanFor::hits, Searcher::PrescanFor::count, Searcher::PrescanFor::contains}) {
-        Searcher s(ps, opt, *kernel);
-        std::vector<std::string> got;
-        std::size_t pair = 0;
-        for (std::size_t r0 = 0; r0 < views.size();) {
-          const std::size_t group = s.prescan(std::span(views).subspan(r0), Searcher::kAllPatterns, purpose);
-          REQUIRE(group > 0);
-          for (std::size_t r = 0; r < group; ++r) {
-            s.select_prescanned(r);
-            for (std::uint32_t pi = 0; pi < patterns.size(); ++pi, ++pair) {
-              CAPTURE(pi);
-              if (purpose == Searcher::PrescanFor::hits) {
-                HitList hits;
-                s.find_hits(pi, r0 + r, hits);
-                for (const Hit& h : hits.hits) got.push_back(row(hits, h));
-              } else if (purpose == Searcher::PrescanFor::count) {
-                const StrandCounts c = s.count_hits(pi);
-                if (opt.selection == Selection::best) CHECK((c.fwd + c.rc > 0) == (want_count[pair] > 0));
-                else CHECK(c.fwd + c.rc == want_count[pair]);
-              } else {
-                CHECK(s.has_hit(pi) == (want_count[pair] > 0));
-              }
-            }
-          }
-          r0 += group;
+      for (Command command : {Command::hits, Command::count, Command::contains}) {
+        const BatchResults res = search_texts(ps, opt, *kernel, every_pair(command), views);
+        if (command == Command::hits) {
+          std::vector<std::string> got;
+          for (const Hit& h : res.hits.hits) got.push_back(row(res.hits, h));
+          CHECK(got == want);
+          continue;
         }
-        if (purpose == Searcher::PrescanFor::hits) CHECK(got == want);
+        REQUIRE(res.pair_counts.size() == want_count.size());
+        for (std::size_t pair = 0; pair < want_count.size(); ++pair) {
+          CAPTURE(pair);
+          if (command == Command::count) CHECK(res.pair_counts[pair].count == want_count[pair]);
+          else CHECK((res.pair_counts[pair].count != 0) == (want_count[pair] > 0));
+        }
       }
       ++cases;
     }

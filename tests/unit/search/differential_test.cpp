@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "support/oracle.h"
+#include "support/run_search.h"
 #include "trawl/core/hit.h"
 #include "trawl/kernel/kernel.h"
 #include "trawl/core/pattern_set.h"
@@ -349,11 +350,11 @@ const std::vector<OracleHit>& oracle_search(OracleCache& cache, const std::strin
   return it->second;
 }
 
-// Job lanes (Searcher::prescan): the case's texts plus pieces of them (lanes then end and
-// refill at different steps, empty texts included) in groups, with every pattern and then
-// --paired, each against the oracle; count_hits and has_hit against the same hit list.
-std::string check_prescan(const Case& c, trawl::Searcher& searcher, Stats& stats,
-                          OracleCache& cache) {
+// Job lanes (Searcher::search choosing its plan's lanes): the case's texts plus pieces of
+// them (lanes then end and refill at different steps, empty texts included) in groups, with
+// every pattern and then --paired, for hits, count and contains, each against the oracle.
+std::string check_lanes(const Case& c, const trawl::PatternSet& set, const trawl::KernelFns& kernel,
+                        Stats& stats, OracleCache& cache) {
   std::vector<std::string_view> views;
   for (const std::string& t : c.texts) views.push_back(t);
   // Pieces on a quarter of the cases only: every view costs oracle time.
@@ -366,71 +367,49 @@ std::string check_prescan(const Case& c, trawl::Searcher& searcher, Stats& stats
     views.push_back({});
   }
   const std::uint64_t npat = c.patterns.size();
-  // Modes: bit 0 --paired, mode / 2 what the prescan is for (hits, count alone, contains).
-  using PrescanFor = trawl::Searcher::PrescanFor;
+  const bool best = c.opt.selection == Selection::best;
   for (int mode = 0; mode < 6; ++mode) {
     const bool paired = mode & 1;
-    const auto purpose = static_cast<PrescanFor>(mode / 2);
-    const bool only_has_hit = purpose == PrescanFor::contains;
-    // --paired: view v has pattern first + v, the last views none.
-    const std::uint64_t first = c.text_idx % npat;
-    for (std::size_t r = 0; r < views.size();) {
-      const std::size_t took = searcher.prescan(
-          std::span(views).subspan(r), paired ? first + r : trawl::Searcher::kAllPatterns,
-          purpose);
-      if (took == 0 || took > views.size() - r) return "prescan took " + std::to_string(took) + " records";
-      for (std::size_t q = 0; q < took; ++q) {
-        const std::size_t v = r + q;
-        searcher.select_prescanned(q);
-        // The pipeline skips the patterns of a record said to have no ends at all.
-        const bool said_no_ends = searcher.selected_has_no_ends();
-        std::uint64_t lo = 0, hi = npat;
-        if (paired) {
-          lo = std::min(first + v, npat);
-          hi = std::min(lo + 1, npat);
-        }
-        for (std::uint64_t pi = lo; pi < hi; ++pi) {
-          const auto p32 = static_cast<std::uint32_t>(pi);
-          if (only_has_hit) {
-            if (searcher.has_hit(p32) != !oracle_search(cache, c.patterns[pi], views[v], c.opt).empty())
-              return "prescan for has_hit" + std::string(paired ? " --paired" : "") + " view[" +
-                     std::to_string(v) + "] pattern[" + std::to_string(pi) + "]: has_hit is wrong";
-            continue;
-          }
-          // count_hits and has_hit first: find_hits on a record prescanned for count
-          // searches it afresh.
-          const trawl::StrandCounts counts = searcher.count_hits(p32);
-          const bool has = searcher.has_hit(p32);
-          trawl::HitList hits;
-          searcher.find_hits(p32, v, hits);
-          std::vector<OracleHit> got;
-          for (const trawl::Hit& h : hits.hits) got.push_back(trawl::oracle::from_library(hits, h));
-          const std::vector<OracleHit>& expected = oracle_search(cache, c.patterns[pi], views[v], c.opt);
-          stats.hits += got.size();
-          if (said_no_ends && !expected.empty())
-            return "prescan view[" + std::to_string(v) + "] pattern[" + std::to_string(pi) +
-                   "]: selected_has_no_ends, but the oracle finds hits";
-          const std::string where = std::string("prescan") + (paired ? " --paired" : "") +
-                                    (purpose == PrescanFor::count ? " for count" : "") +
-                                    " view[" + std::to_string(v) + "] (n=" +
-                                    std::to_string(views[v].size()) + ") pattern[" +
-                                    std::to_string(pi) + "]";
-          if (!(got == expected))
-            return where + ": hit lists differ\n  library:\n" + list(got) + "  oracle:\n" +
-                   list(expected);
-          std::uint32_t fwd = 0, rc = 0;
-          for (const OracleHit& h : expected) (h.strand == trawl::Strand::fwd ? fwd : rc) += 1;
-          const bool best = c.opt.selection == Selection::best;
-          if (best ? (counts.fwd > 0) != (fwd > 0) || (counts.rc > 0) != (rc > 0)
-                   : counts.fwd != fwd || counts.rc != rc)
-            return where + ": count_hits " + std::to_string(counts.fwd) + "+" +
-                   std::to_string(counts.rc) + ", oracle " + std::to_string(fwd) + "+" +
-                   std::to_string(rc);
-          if (has != !expected.empty()) return where + ": has_hit is wrong";
-        }
+    const auto command = static_cast<trawl::Command>(mode / 2);
+    // --paired: view v is record first + v and has that pattern, the last views none.
+    const std::uint64_t first = paired ? c.text_idx % npat : 0;
+    const trawl::BatchResults res =
+        trawl::test::search_texts(set, c.opt, kernel, trawl::test::every_pair(command, paired), views, first);
+    std::size_t hit = 0, pair = 0;
+    for (std::size_t v = 0; v < views.size(); ++v) {
+      std::uint64_t lo = 0, hi = npat;
+      if (paired) {
+        lo = std::min(first + v, npat);
+        hi = std::min(lo + 1, npat);
       }
-      r += took;
+      for (std::uint64_t pi = lo; pi < hi; ++pi) {
+        const std::vector<OracleHit>& expected = oracle_search(cache, c.patterns[pi], views[v], c.opt);
+        const std::string where = std::string("lanes") + (paired ? " --paired" : "") + " command " +
+                                  std::to_string(mode / 2) + " view[" + std::to_string(v) + "] (n=" +
+                                  std::to_string(views[v].size()) + ") pattern[" + std::to_string(pi) + "]";
+        if (command == trawl::Command::hits) {
+          std::vector<OracleHit> got;
+          for (; hit < res.hits.hits.size() && res.hits.hits[hit].text_idx == first + v &&
+                 res.hits.hits[hit].pattern_idx == pi; ++hit)
+            got.push_back(trawl::oracle::from_library(res.hits, res.hits.hits[hit]));
+          stats.hits += got.size();
+          if (!(got == expected))
+            return where + ": hit lists differ\n  library:\n" + list(got) + "  oracle:\n" + list(expected);
+          continue;
+        }
+        if (pair >= res.pair_counts.size()) return where + ": too few pair rows";
+        const trawl::PairCount pc = res.pair_counts[pair++];
+        if (pc.text_idx != first + v || pc.pattern_idx != pi) return where + ": pair rows out of order";
+        std::uint32_t fwd = 0, rc = 0;
+        for (const OracleHit& h : expected) (h.strand == trawl::Strand::fwd ? fwd : rc) += 1;
+        const std::uint32_t want = command == trawl::Command::contains ? !expected.empty()
+                                   : trawl::reported_count({fwd, rc}, best);
+        if (pc.count != want)
+          return where + ": " + std::to_string(pc.count) + ", oracle " + std::to_string(want);
+      }
     }
+    if (hit != res.hits.hits.size()) return "lanes: hits out of order or of no pair";
+    if (pair != res.pair_counts.size()) return "lanes: pair rows of no pair";
   }
   return "";
 }
@@ -454,15 +433,18 @@ std::string run_case(const Case& c, const trawl::KernelFns& kernel, Stats& stats
   } catch (const std::exception& e) {
     return std::string("PatternSet threw: ") + e.what();
   }
-  trawl::Searcher searcher(*set, c.opt, kernel);
-  trawl::HitList out;
+  // One record at a time, the texts one after another through the same Searcher.
+  trawl::Searcher searcher(*set, c.opt, kernel, trawl::test::every_pair(trawl::Command::hits, false, true));
+  trawl::BatchResults results;
+  const trawl::HitList& out = results.hits;
   for (std::size_t t = 0; t < c.texts.size(); ++t) {
     const std::string& text = c.texts[t];
-    out.clear();
+    results.clear();
     try {
-      searcher.search_record(c.text_idx + t, text, out);
+      const std::string_view one[] = {text};
+      searcher.search(one, c.text_idx + t, results);
     } catch (const std::exception& e) {
-      return "search_record threw on text[" + std::to_string(t) + "]: " + e.what();
+      return "search threw on text[" + std::to_string(t) + "]: " + e.what();
     }
     // Hits come grouped by pattern in pattern order.
     std::size_t pos = 0;
@@ -506,14 +488,16 @@ std::string run_case(const Case& c, const trawl::KernelFns& kernel, Stats& stats
     }
     if (pos != out.hits.size())
       return "text[" + std::to_string(t) + "]: hits out of pattern order or with a bad pattern_idx";
-    // --paired entry point: one pattern only.
+    // --paired, one record at a time: one pattern only (record pi has pattern pi).
     if (also_single && c.patterns.size() > 1) {
       const std::uint32_t pi = static_cast<std::uint32_t>((c.text_idx + t) % c.patterns.size());
       trawl::HitList one;
       try {
-        searcher.search_pattern(pi, c.text_idx + t, text, one);
+        const std::string_view texts[] = {text};
+        one = trawl::test::search_texts(*set, c.opt, kernel,
+                                        trawl::test::every_pair(trawl::Command::hits, true, true), texts, pi).hits;
       } catch (const std::exception& e) {
-        return std::string("search_pattern threw: ") + e.what();
+        return std::string("search --paired threw: ") + e.what();
       }
       std::vector<OracleHit> got;
       for (const trawl::Hit& h : one.hits) {
@@ -527,7 +511,7 @@ std::string run_case(const Case& c, const trawl::KernelFns& kernel, Stats& stats
                "] differs\n  library:\n" + list(got) + "  oracle:\n" + list(expected);
     }
   }
-  return check_prescan(c, searcher, stats, cache);
+  return check_lanes(c, *set, kernel, stats, cache);
 }
 
 // Greedy shrinking of a failing case to a small reproducer (single pattern, single text).

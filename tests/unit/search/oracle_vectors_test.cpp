@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "support/oracle.h"
+#include "support/run_search.h"
 #include "trawl/core/alphabet.h"
 #include "trawl/core/hit.h"
 #include "trawl/kernel/kernel.h"
@@ -76,9 +77,7 @@ std::vector<std::vector<OracleHit>> library_hits(const std::vector<std::string>&
   for (std::size_t i = 0; i < patterns.size(); ++i)
     ps.push_back({"p" + std::to_string(i), patterns[i]});
   trawl::PatternSet set(std::move(ps), opt);
-  trawl::Searcher searcher(set, opt, trawl::scalar_kernel());
-  trawl::HitList list;
-  searcher.search_record(7, text, list);
+  const trawl::HitList list = trawl::test::reference_hits(set, opt, trawl::scalar_kernel(), text, 7);
   std::vector<std::vector<OracleHit>> out(patterns.size());
   for (const trawl::Hit& h : list.hits) {
     CHECK(h.text_idx == 7);

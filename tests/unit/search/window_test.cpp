@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "support/run_search.h"
 #include "trawl/search/searcher.h"
 
 using namespace trawl;
@@ -85,14 +86,15 @@ TEST_CASE("any tiling into windows gives the hits of the unsplit record") {
     for (const std::string& p : patterns) named.push_back({"p" + std::to_string(named.size()), p});
     PatternSet ps(named, opt);
     const auto np = static_cast<std::uint32_t>(patterns.size());
-    Searcher whole(ps, opt, scalar_kernel());
+    // The whole record, one pattern at a time (--paired: record pi has pattern pi).
     std::vector<HitList> whole_hits(np);
     std::vector<StrandCounts> whole_counts(np);
     std::vector<bool> whole_contains(np);
+    const std::string_view one[] = {text};
     for (std::uint32_t pi = 0; pi < np; ++pi) {
-      whole.search_pattern(pi, 0, text, whole_hits[pi]);
-      whole_counts[pi] = (whole.set_text(text), whole.count_hits(pi));
-      whole_contains[pi] = whole.has_hit(pi);
+      whole_hits[pi] = test::search_texts(ps, opt, scalar_kernel(), test::every_pair(Command::hits, true, true), one, pi).hits;
+      for (const Hit& h : whole_hits[pi].hits) ++(h.strand == Strand::fwd ? whole_counts[pi].fwd : whole_counts[pi].rc);
+      whole_contains[pi] = !whole_hits[pi].hits.empty();
     }
 
     // A random tiling: window sizes from 1 to 200, with a kernel picked per case; in each
@@ -100,9 +102,11 @@ TEST_CASE("any tiling into windows gives the hits of the unsplit record") {
     const auto kernels = available_kernels();
     const KernelFns& kernel = *kernels[rng() % kernels.size()];
     CAPTURE(kernel.name);
-    Searcher part(ps, opt, kernel);
+    Searcher part_hits(ps, opt, kernel, test::every_pair(Command::hits));
+    Searcher part_count(ps, opt, kernel, test::every_pair(Command::count));
+    Searcher part_contains(ps, opt, kernel, test::every_pair(Command::contains));
     std::vector<std::vector<Key>> merged(np);
-    HitList window_hits;
+    BatchResults window_hits;
     std::vector<StrandCounts> counts(np);
     std::vector<bool> contains(np);
     std::uint64_t begin = 0;
@@ -110,15 +114,15 @@ TEST_CASE("any tiling into windows gives the hits of the unsplit record") {
     for (;;) {
       Window w{begin, begin + 1 + rng() % max_size};
       if (w.end >= text.size()) w.end = Window::kOpen;
-      part.set_window(text, w);
       for (std::uint32_t pi = 0; pi < np; ++pi) {
         window_hits.clear();
-        part.find_hits(pi, 0, window_hits);
-        for (const Hit& h : window_hits.hits) merged[pi].push_back(key_of(window_hits, h));
-        const StrandCounts c = part.count_hits(pi);
+        const WindowQuery query{text, w, false, pi, 0};
+        part_hits.search(query, window_hits);
+        for (const Hit& h : window_hits.hits.hits) merged[pi].push_back(key_of(window_hits.hits, h));
+        const StrandCounts c = part_count.search(query, window_hits).counts;
         counts[pi].fwd += c.fwd;
         counts[pi].rc += c.rc;
-        contains[pi] = contains[pi] || part.has_hit(pi);
+        contains[pi] = contains[pi] || part_contains.search(query, window_hits).contains;
       }
       if (w.end == Window::kOpen) break;
       begin = w.end;

@@ -25,6 +25,17 @@ struct PairCount {
   std::uint32_t count;
 };
 
+// Hits per strand of one (pattern, record or window), as count needs them.
+struct StrandCounts {
+  std::uint32_t fwd = 0;
+  std::uint32_t rc = 0;
+};
+
+// The count a row reports for a pair: --best keeps one hit per strand that has any.
+inline std::uint32_t reported_count(StrandCounts c, bool best) {
+  return best ? (c.fwd > 0) + (c.rc > 0) : c.fwd + c.rc;
+}
+
 struct BatchResults {
   HitList hits;                        // hits: every hit, in output order
   std::vector<PairCount> pair_counts;  // count / contains --by-pattern: in output order

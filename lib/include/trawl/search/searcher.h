@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "trawl/core/hit.h"
+#include "trawl/core/results.h"
 #include "trawl/kernel/kernel.h"
 #include "trawl/core/pattern_set.h"
+#include "trawl/search/plan.h"
 #include "trawl/search/seed_filter.h"
 #include "trawl/search/selection.h"
 #include "trawl/search/traceback.h"
@@ -31,57 +33,78 @@ struct Window {
   std::uint64_t end = kOpen;  // kOpen: the last window
 };
 
-// Hits per strand of one (pattern, record or window), as count needs them.
-struct StrandCounts {
-  std::uint32_t fwd = 0;
-  std::uint32_t rc = 0;
+// What a run asks of every (pattern, record) pair; fixed for the run.
+struct SearchMode {
+  ResultShape shape;    // the command's rows (hits, count, contains and their options)
+  bool paired = false;  // --paired: pattern i is searched only in record i
+  // One record at a time, never in job lanes: the reference the lane strategies are tested
+  // against (tests only; long records and patterns take that path anyway).
+  bool record_by_record = false;
+};
+
+// One window of a long record and one pattern: a task of the partition.
+struct WindowQuery {
+  std::string_view text;  // the record's sequence, all of it unless `partial`
+  Window window;
+  // `text` is only the first part of the record (it is still being read). The answers are
+  // those of the whole record wherever the text reaches far enough past the window for its
+  // runs; where it does not, the answer says `incomplete` and must be thrown away.
+  bool partial = false;
+  std::uint32_t pattern = 0;
+  std::uint64_t text_idx = 0;
+};
+
+struct WindowAnswer {
+  StrandCounts counts;    // count: hits per strand (before --best's one per strand)
+  bool contains = false;  // contains: whether the pattern has a hit in the window
+  bool incomplete = false;
 };
 
 class Searcher {
  public:
   Searcher(const PatternSet& patterns, const SearchOptions& options, const KernelFns& kernel);
 
-  // Appends the hits of every pattern in `text` (record `text_idx`) to `out`, ordered by
-  // pattern, then start, then strand ('+' first), then end (SPEC §7).
-  void search_record(std::uint64_t text_idx, std::string_view text, HitList& out);
-  // The same for a single pattern (--paired).
-  void search_pattern(std::uint32_t pattern_idx, std::uint64_t text_idx, std::string_view text,
-                      HitList& out);
+  // The search plan is chosen here, once (see SearchPlan).
+  Searcher(const PatternSet& patterns, const SearchOptions& options, const KernelFns& kernel,
+           SearchMode mode);
 
+  // The one call for whole records: records[r] is record first_index + r. Appends the
+  // results the mode's command asks for to `out`: every hit (ordered by record, pattern,
+  // start, strand '+' first, end), the (record, pattern) counts, or one contains flag per
+  // record (or per pair), in input order. Steady state allocates nothing.
+  void search(std::span<const std::string_view> records, std::uint64_t first_index,
+              BatchResults& out);
+  // The one call for a window of a long record: its hits (hits) go to `out.hits`, in the
+  // order above; count and contains answer in the result.
+  WindowAnswer search(const WindowQuery& query, BatchResults& out);
+
+  const SearchPlan& plan() const { return plan_; }
+
+ private:
   // Short records in bulk (DESIGN §4 b-d): scans the patterns of whole records from the
   // front of `texts` in the kernel's job lanes, one (record, pattern, strand) per lane.
   // Takes records while they fit one work group (at least one) and returns how many it
-  // took; then, for each of them in order, select_prescanned(r) followed by the calls
-  // `purpose` allows answers exactly as after set_text(texts[r]). `paired_first`:
+  // took; then, for each of them in order, select_prescanned(r) followed by the calls the
+  // mode's command allows answers exactly as after set_text(texts[r]). `paired_first`:
   // kAllPatterns, or (--paired) the pattern of texts[0]; record r then has pattern
   // paired_first + r (none past the last pattern). Records too long for a lane, and
   // patterns longer than 64, take the ordinary path.
   static constexpr std::uint64_t kAllPatterns = std::numeric_limits<std::uint64_t>::max();
-  enum class PrescanFor : std::uint8_t {
-    hits,      // find_hits, count_hits and has_hit
-    count,     // count_hits and has_hit only: without the N filter and overhang, the ends
-               // are counted as the kernel yields them and never stored
-    contains,  // has_hit only: without the N filter each strand stops at its first end,
-               // and a reverse strand is scanned only where the forward one found none
-  };
-  std::size_t prescan(std::span<const std::string_view> texts, std::uint64_t paired_first,
-                      PrescanFor purpose = PrescanFor::hits);
+  std::size_t prescan(std::span<const std::string_view> texts, std::uint64_t paired_first);
   void select_prescanned(std::size_t r);
   // Whether the record select_prescanned() chose is known to have no hit for any of its
   // patterns: its jobs were scanned for find_hits and none found an end (most records of a
   // pattern panel), so a caller can skip its patterns at once.
   bool selected_has_no_ends() const;
+  // The rows of record text_idx (selected or set) for its patterns [first, last).
+  void answer_record(std::uint64_t text_idx, std::uint32_t first, std::uint32_t last,
+                     BatchResults& out);
 
   // Tiered access: set_text() (whole record) or set_window() (one window of a record) once,
   // then any of these per pattern. The text must outlive the calls.
   void set_text(std::string_view text);
-  // `partial`: `text` is only the first part of the record (it is still being read). The
-  // window's answers are then those of the whole record wherever the text reaches far enough
-  // past the window for its runs; where it does not, window_incomplete() says so afterwards
-  // and the answers must be thrown away.
   void set_window(std::string_view text, Window window, bool partial = false);
-  bool window_incomplete() const { return incomplete_; }
-  // Appends the hits (of the window, when one is set), sorted as search_record does.
+  // Appends the hits (of the window, when one is set), sorted as search() does.
   void find_hits(std::uint32_t pattern_idx, std::uint64_t text_idx, HitList& out);
   // Hits per strand that find_hits would report without --best (for --best, a strand has a
   // hit iff its count is > 0). No traceback unless the N filter needs one.
@@ -90,7 +113,6 @@ class Searcher {
   // strand first.
   bool has_hit(std::uint32_t pattern_idx);
 
- private:
   // A strand's text (class-encoded, in the strand's orientation) or a slice of it.
   struct StrandText {
     std::span<const std::uint8_t> codes;  // positions [begin, begin + codes.size())
@@ -126,6 +148,8 @@ class Searcher {
   StrandProfile profile_of(std::uint32_t pattern_idx, Strand strand);
   // Sets up screens_ where the kernel and the options allow a screen.
   void make_screens();
+  // plan_ from the mode, the options and what the constructor could set up.
+  void choose_plan();
   // The pattern's profile on one strand; a prescanned record reuses its job's words.
   StrandProfile profile_for(std::uint32_t pattern_idx, Strand strand);
   // Scans jobs[0, n) a bounded number of steps at a time, appending their ends to
@@ -154,6 +178,8 @@ class Searcher {
   const PatternSet& patterns_;
   SearchOptions options_;
   const KernelFns& kernel_;
+  SearchMode mode_;
+  SearchPlan plan_;
   Tracer tracer_;
   std::array<std::uint8_t, 256> class_of_{};  // text byte -> class
   std::vector<std::uint64_t> vp_, vn_;
@@ -235,7 +261,7 @@ class Searcher {
   // size (only jobs of a part of a strand have one). The kernel counts their ends from it.
   std::vector<std::uint32_t> pre_job_offsets_;
   std::uint64_t chunk_steps_ = 0;  // the most steps scan_chunked gives the kernel at once
-  // PrescanFor::count without N filter and overhang: each job's count of hits, and the
+  // plan_.counted: each job's count of hits, and the
   // selectors that count them while the kernel runs.
   bool pre_counted_ = false;
   std::vector<LocalMinimaCounter> pre_counters_;
