@@ -148,6 +148,7 @@ class Searcher {
   StrandProfile profile_of(std::uint32_t pattern_idx, Strand strand);
   // Sets up screens_ where the kernel and the options allow a screen.
   void make_screens();
+  bool make_screen(std::uint32_t pattern_idx, ScreenPieces& pieces);
   // plan_ from the mode, the options and what the constructor could set up.
   void choose_plan();
   // The pattern's profile on one strand; a prescanned record reuses its job's words.
@@ -211,6 +212,44 @@ class Searcher {
   unsigned pre_strands_ = 1;  // strands with jobs per (record, pattern): 2 = fwd, rc
   // With one (forward jobs only, see prescan): each forward job's reverse job, or kNoJobs.
   std::vector<std::uint32_t> pre_rc_job_;
+  // Where each job's text and profile will be, fixed up once the buffers stop growing.
+  struct JobSource {
+    std::uint64_t codes;
+    bool rc;
+    std::uint64_t peq;  // offset in pre_peq_, or Window::kOpen: the precomputed profile in the job
+    std::uint32_t pattern;
+    std::uint32_t record;  // in pre_records_
+  };
+  std::vector<JobSource> sources_;
+  const std::uint8_t* group_fwd_start_ = nullptr;  // the codes' buffers when the group began
+  const std::uint8_t* group_rev_start_ = nullptr;
+  std::vector<std::uint8_t> job_flags_, is_probe_, has_end_;  // per job, as the steps need them
+  std::vector<std::uint32_t> fill_;
+  // The steps of prescan (lanes.cpp, screened.cpp, paired.cpp, first_end.cpp): a group is
+  // begun, gathered (records, their codes and jobs), screened, its jobs fixed up and scanned.
+  std::uint64_t begin_group();
+  std::size_t gather_records(std::span<const std::string_view> texts, std::uint64_t paired_first,
+                             std::uint64_t group_steps);
+  std::size_t gather_screened(std::span<const std::string_view> texts, std::uint64_t group_steps);
+  void screen_group();
+  std::uint64_t add_record_jobs(PrescanRecord& rec, std::uint32_t r, bool paired);
+  void add_strand_jobs(const PrescanRecord& rec, std::uint32_t r, bool rc, std::uint64_t coded,
+                       std::uint64_t live);
+  void add_filtered_jobs(const PrescanRecord& rec, std::uint32_t r, bool rc, std::uint64_t coded,
+                         std::uint64_t live);
+  bool add_paired_jobs(PrescanRecord& rec, std::uint32_t r);
+  void add_job(std::uint64_t codes, bool rc, std::uint32_t pattern_idx, std::uint32_t record,
+               std::uint32_t n);
+  void fix_up_jobs();
+  void scan_group();
+  void scan_counted();
+  void rescan_probes();
+  void continue_first_end();
+  void scan_reverse_where_no_end();
+  void group_ends();
+  const std::uint8_t* codes_of(bool rc, std::uint64_t codes) const {
+    return (rc ? pre_rev_ : pre_fwd_).data() + codes;
+  }
   // Forward jobs carried on past their head (see prescan), and which job each is.
   std::vector<ScanJob> rest_jobs_;
   std::vector<std::uint32_t> rest_of_;
