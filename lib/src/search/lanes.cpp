@@ -229,9 +229,11 @@ void Searcher::scan_counted() {
   job_flags_.assign(jobs, 0);
   for (const std::uint32_t j : probes_) job_flags_[j] = pre_counts_[j] != 0;
   rescan_probes();
+  // (A reverse job counts its own start column: the probe's was the probe's.)
   for (const std::uint32_t j : rest_of_) {
     pre_counters_[j] = LocalMinimaCounter{};
     pre_counts_[j] = 0;
+    count_start_column(j);
   }
   for (const JobEnd& e : pre_raw_ends_) {
     if (minima) pre_counters_[e.job].push(e.pos, e.cost);

@@ -126,6 +126,29 @@ TEST_CASE("prescanned count and contains agree with hits, for every kernel") {
   MESSAGE("prescanned count/contains cases: " << cases);
 }
 
+// A seed-filtered panel counts a reverse strand by rescanning the reverse job where its
+// probe found an end; with m <= k that job's end at position 0 (its start column, not the
+// kernel's) must count too (TRAWL_DIFF_SEED=8390876220821229392, case 35128, shrunk).
+TEST_CASE("seed-filtered count includes the reverse strand's position-0 end (m <= k)") {
+  SearchOptions opt;
+  opt.k = 1;
+  opt.selection = Selection::all_ends;
+  std::vector<Pattern> patterns;
+  for (const std::size_t m : {1, 1, 1, 10, 1, 1, 10, 1, 1, 1, 1, 1, 10, 1, 10})
+    patterns.push_back({"p" + std::to_string(patterns.size()), std::string(m, 'A')});
+  const PatternSet ps(patterns, opt);
+  const std::string_view texts[] = {"A"};
+  for (const KernelFns* kernel : available_kernels()) {
+    CAPTURE(kernel->name);
+    for (const bool record_by_record : {false, true}) {
+      const BatchResults got = search_texts(ps, opt, *kernel, every_pair(Command::count, false, record_by_record), texts);
+      REQUIRE(got.pair_counts.size() == patterns.size());
+      for (std::size_t pi = 0; pi < patterns.size(); ++pi)
+        CHECK(got.pair_counts[pi].count == (patterns[pi].seq.size() == 1 ? 4u : 0u));
+    }
+  }
+}
+
 // Pattern panels through the prescan: a record's jobs go strand by strand, so the jobs of a
 // strand share its text and the SIMD kernels scan them with the shared-text lane layout
 // (whole batches, part batches, leftovers, work chunks cut between them); strands whose
