@@ -99,52 +99,55 @@ class ParquetRowWriter {
     if (rows_.columns.size() != columns.size()) rows_.columns.resize(columns.size());
   }
 
-  // The numbers go straight to their places: each column sized once for all n rows.
+  // The numbers go straight to their places: each column sized once for all n rows, a value
+  // stored at its row (the row count is the one index that moves).
   void begin_rows(std::size_t n) {
     const std::size_t first = rows_.rows;
     for (std::size_t i = 0; i < columns_.size(); ++i) {
       ColumnValues& c = rows_.columns[i];
       switch (columns_[i].kind) {
-        case rows::Kind::int32: c.i32.resize(first + n); slots_[i].next = c.i32.data() + first; break;
-        case rows::Kind::int64: c.i64.resize(first + n); slots_[i].next = c.i64.data() + first; break;
-        case rows::Kind::boolean: c.bools.resize(first + n); slots_[i].next = c.bools.data() + first; break;
+        case rows::Kind::int32: c.i32.resize(first + n); slots_[i].values = c.i32.data(); break;
+        case rows::Kind::int64: c.i64.resize(first + n); slots_[i].values = c.i64.data(); break;
+        case rows::Kind::boolean: c.bools.resize(first + n); slots_[i].values = c.bools.data(); break;
         case rows::Kind::string: break;
       }
     }
+    row_ = first - 1;
     rows_.rows = first + n;
   }
-  void begin_row() { col_ = 0; }
+  void begin_row() { ++row_; }
   void end_row() {}
 
-  void pair(const rows::PairIds& ids) {
-    keyed(ids.pattern.idx, [&] { return ids.pattern.spell(room_); });
-    keyed(ids.record.idx, [&] { return ids.record.spell(); });
+  // (Called per row: inlined into the row loop, where a call would cost more than the work.)
+  [[gnu::always_inline]] void pair(std::size_t col, const rows::PairIds& ids) {
+    keyed(col, ids.pattern.idx, [&] { return ids.pattern.spell(room_); });
+    keyed(col + 1, ids.record.idx, [&] { return ids.record.spell(); });
   }
   template <rows::Field F>
-  void field(const rows::PatternId& id) { keyed(id.idx, [&] { return id.spell(room_); }); }
+  [[gnu::always_inline]] void field(std::size_t col, const rows::PatternId& id) { keyed(col, id.idx, [&] { return id.spell(room_); }); }
   template <rows::Field F>
-  void field(const rows::RecordId& id) { keyed(id.idx, [&] { return id.spell(); }); }
+  [[gnu::always_inline]] void field(std::size_t col, const rows::RecordId& id) { keyed(col, id.idx, [&] { return id.spell(); }); }
   template <rows::Field F>
-  void field(std::int32_t v) {
+  [[gnu::always_inline]] void field(std::size_t col, std::int32_t v) {
     static_assert(rows::column(F).kind == rows::Kind::int32);
-    *next<std::int32_t>() = v;
+    *next<std::int32_t>(col) = v;
   }
   template <rows::Field F>
-  void field(std::uint64_t v) {
+  [[gnu::always_inline]] void field(std::size_t col, std::uint64_t v) {
     if constexpr (rows::column(F).kind == rows::Kind::int32)
-      *next<std::int32_t>() = checked_int32(v, rows::column(F).name);
+      *next<std::int32_t>(col) = checked_int32(v, rows::column(F).name);
     else
-      *next<std::int64_t>() = static_cast<std::int64_t>(v);
+      *next<std::int64_t>(col) = static_cast<std::int64_t>(v);
   }
   template <rows::Field F>
-  void field(bool v) { *next<std::uint8_t>() = v; }
+  [[gnu::always_inline]] void field(std::size_t col, bool v) { *next<std::uint8_t>(col) = v; }
   template <rows::Field F>
-  void field(Strand s) {
-    keyed(static_cast<std::uint64_t>(s), [&] { return std::string_view(s == Strand::fwd ? "+" : "-"); });
+  [[gnu::always_inline]] void field(std::size_t col, Strand s) {
+    keyed(col, static_cast<std::uint64_t>(s), [&] { return std::string_view(s == Strand::fwd ? "+" : "-"); });
   }
   template <rows::Field F>
-  void field(const rows::Region& region) {
-    ColumnValues& c = rows_.columns[col_++];
+  [[gnu::always_inline]] void field(std::size_t col, const rows::Region& region) {
+    ColumnValues& c = rows_.columns[col];
     const std::string_view text = region.text();
     if (region.revcomp != nullptr) {
       revcomp_.clear();
@@ -162,9 +165,9 @@ class ParquetRowWriter {
     c.add_string(ascii_ ? text : valid_utf8(text, scratch_));
   }
   template <rows::Field F>
-  void field(const rows::Cigar& cigar) {
+  [[gnu::always_inline]] void field(std::size_t col, const rows::Cigar& cigar) {
     // Neighbouring hits often have the same alignment: its text is spelled once.
-    ColumnValues& c = rows_.columns[col_++];
+    ColumnValues& c = rows_.columns[col];
     const std::span<const CigarOp> ops = cigar.ops;
     const bool same = c.runs() > 0 && cigar.reversed == last_reversed_ && ops.size() == last_ops_.size() &&
                       std::equal(ops.begin(), ops.end(), last_ops_.begin(),
@@ -182,20 +185,17 @@ class ParquetRowWriter {
 
  private:
   struct Slot {
-    void* next = nullptr;                   // number columns: where the next value goes
+    void* values = nullptr;                      // number columns: the values of every row
     std::uint64_t last_key = ~std::uint64_t{0};  // keyed string columns: the last key
   };
   template <class T>
-  T* next() {
-    Slot& s = slots_[col_++];
-    T* p = static_cast<T*>(s.next);
-    s.next = p + 1;
-    return p;
+  [[gnu::always_inline]] T* next(std::size_t col) {
+    return static_cast<T*>(slots_[col].values) + row_;
   }
   template <class Spell>
-  void keyed(std::uint64_t key, Spell spell) {
-    Slot& s = slots_[col_];
-    ColumnValues& c = rows_.columns[col_++];
+  [[gnu::always_inline]] void keyed(std::size_t col, std::uint64_t key, Spell spell) {
+    Slot& s = slots_[col];
+    ColumnValues& c = rows_.columns[col];
     if (key == s.last_key && c.runs() > 0) {
       c.repeat_last();
       return;
@@ -207,7 +207,7 @@ class ParquetRowWriter {
   const std::vector<rows::Column>& columns_;
   parquet::RowBatch& rows_;
   std::vector<Slot> slots_;
-  std::size_t col_ = 0;
+  std::size_t row_ = 0;  // of the current row in rows_
   PatternSet::IdRoom room_;
   std::string scratch_, revcomp_, cigar_text_;
   std::uint64_t ascii_record_ = ~std::uint64_t{0};

@@ -147,12 +147,13 @@ class TsvRowWriter {
 
   void begin_rows(std::size_t) {}
   // Numbers take at most 21 bytes with their tab (contains 6). Every reserve below asks for
-  // this much beyond its own field, so the numbers after it always have room.
-  void begin_row() { w_.reserve(fixed_); }
+  // this much beyond its own field, so the numbers after it always have room; every row
+  // starts with an id (pair or one id), whose reserve covers the row's first numbers.
+  void begin_row() {}
   void end_row() { w_.back() = '\n'; }
   void end_rows() { w_.close(); }
 
-  void pair(const rows::PairIds& ids) {
+  void pair(std::size_t, const rows::PairIds& ids) {
     if (!ids.shared) {
       const std::string_view pat_id = ids.pattern.spell(room_), text_id = ids.record.spell();
       w_.reserve(pat_id.size() + text_id.size() + fixed_);
@@ -172,29 +173,29 @@ class TsvRowWriter {
     }
   }
   template <rows::Field F>
-  void field(const rows::PatternId& id) { put_string(id.spell(room_)); }
+  void field(std::size_t, const rows::PatternId& id) { put_string(id.spell(room_)); }
   template <rows::Field F>
-  void field(const rows::RecordId& id) { put_string(id.spell()); }
+  void field(std::size_t, const rows::RecordId& id) { put_string(id.spell()); }
   template <rows::Field F>
-  void field(std::int32_t v) {
+  void field(std::size_t, std::int32_t v) {
     if (v < 0) w_.put('-');
     w_.put_uint(static_cast<std::uint64_t>(v < 0 ? -static_cast<std::int64_t>(v) : v));
     w_.put('\t');
   }
   template <rows::Field F>
-  void field(std::uint64_t v) {
+  void field(std::size_t, std::uint64_t v) {
     w_.put_uint(v);
     w_.put('\t');
   }
   template <rows::Field F>
-  void field(Strand s) {
+  void field(std::size_t, Strand s) {
     w_.put(strand_char(s));
     w_.put('\t');
   }
   template <rows::Field F>
-  void field(bool v) { w_.put(v ? std::string_view("true\t") : std::string_view("false\t")); }
+  void field(std::size_t, bool v) { w_.put(v ? std::string_view("true\t") : std::string_view("false\t")); }
   template <rows::Field F>
-  void field(const rows::Region& region) {
+  void field(std::size_t, const rows::Region& region) {
     const std::string_view text = region.text();
     w_.reserve(text.size() + fixed_);
     if (region.revcomp == nullptr) {
@@ -206,7 +207,7 @@ class TsvRowWriter {
     w_.put('\t');
   }
   template <rows::Field F>
-  void field(const rows::Cigar& cigar) {
+  void field(std::size_t, const rows::Cigar& cigar) {
     // A run is at most 24 bytes: its count and letter.
     const std::span<const CigarOp> ops = cigar.ops;
     w_.reserve(24 * ops.size() + fixed_);

@@ -39,31 +39,35 @@ struct Recorder {
   void begin_rows(std::size_t n) { announced += n; }
   void begin_row() { rows.emplace_back(); }
   void end_row() {}
-  void pair(const rows::PairIds& ids) {
-    add(Field::pat_id, std::string(ids.pattern.spell(room)));
-    add(Field::text_id, std::string(ids.record.spell()));
+  void pair(std::size_t col, const rows::PairIds& ids) {
+    add(col, Field::pat_id, std::string(ids.pattern.spell(room)));
+    add(col + 1, Field::text_id, std::string(ids.record.spell()));
   }
-  template <Field F> void field(const rows::PatternId& id) { add(F, std::string(id.spell(room))); }
-  template <Field F> void field(const rows::RecordId& id) { add(F, std::string(id.spell())); }
-  template <Field F> void field(std::int32_t v) { add(F, std::to_string(v)); }
-  template <Field F> void field(std::uint64_t v) { add(F, std::to_string(v)); }
-  template <Field F> void field(bool v) { add(F, v ? "true" : "false"); }
-  template <Field F> void field(Strand s) { add(F, std::string(1, strand_char(s))); }
-  template <Field F> void field(const rows::Region& r) {
+  template <Field F> void field(std::size_t col, const rows::PatternId& id) { add(col, F, std::string(id.spell(room))); }
+  template <Field F> void field(std::size_t col, const rows::RecordId& id) { add(col, F, std::string(id.spell())); }
+  template <Field F> void field(std::size_t col, std::int32_t v) { add(col, F, std::to_string(v)); }
+  template <Field F> void field(std::size_t col, std::uint64_t v) { add(col, F, std::to_string(v)); }
+  template <Field F> void field(std::size_t col, bool v) { add(col, F, v ? "true" : "false"); }
+  template <Field F> void field(std::size_t col, Strand s) { add(col, F, std::string(1, strand_char(s))); }
+  template <Field F> void field(std::size_t col, const rows::Region& r) {
     std::string s(r.text());
     if (r.revcomp != nullptr) {
       std::string rc;
       for (auto it = s.rbegin(); it != s.rend(); ++it) rc.push_back(static_cast<char>(r.revcomp->complement(static_cast<std::uint8_t>(*it))));
       s = rc;
     }
-    add(F, s);
+    add(col, F, s);
   }
-  template <Field F> void field(const rows::Cigar& c) {
+  template <Field F> void field(std::size_t col, const rows::Cigar& c) {
     std::string s;
     append_cigar(s, c.ops, c.reversed);
-    add(F, s);
+    add(col, F, s);
   }
-  void add(Field f, std::string v) { rows.back().emplace_back(f, std::move(v)); }
+  // `col` must be the field's position in the row.
+  void add(std::size_t col, Field f, std::string v) {
+    CHECK(col == rows.back().size());
+    rows.back().emplace_back(f, std::move(v));
+  }
 };
 
 // Each row visits exactly the model's columns, in order.

@@ -9,9 +9,10 @@
 // call per field: dense outputs have millions of rows per second). A writer `Out` has:
 //   void begin_rows(std::size_t n);      the next n rows (those of one call)
 //   void begin_row();  void end_row();
-//   void pair(const rows::PairIds&);     the two leading columns pat_id, text_id
-//   template <rows::Field F> void field(V value);
-// with V one of PatternId, RecordId (string columns), std::int32_t, std::uint64_t (int32
+//   void pair(std::size_t col, const rows::PairIds&);   columns col, col + 1: pat_id, text_id
+//   template <rows::Field F> void field(std::size_t col, V value);
+// where col is the column's index in columns() (a writer of typed columns needs no running
+// count of its own, whose every increment would go through memory), and V one of PatternId, RecordId (string columns), std::int32_t, std::uint64_t (int32
 // and int64 columns; a writer checks the range of an int32 column), Strand, Region, Cigar
 // (string columns) and bool. Each row visits the fields of columns() in their order.
 #include <cstdint>
@@ -165,8 +166,10 @@ class RowModel {
   RowModel(const PatternSet& patterns, Source source, std::vector<Column> columns)
       : patterns_(&patterns), source_(source), columns_(std::move(columns)) {}
 
+  // (Inlined into the row loop: a call per row costs more than most of its fields.)
   template <class Out>
-  void hit_row(const RecordBatch& batch, const HitList& hits, const Hit& h, Out& out) const;
+  [[gnu::always_inline]] inline void hit_row(const RecordBatch& batch, const HitList& hits, const Hit& h,
+                                             Out& out) const;
 
   const PatternSet* patterns_;
   Source source_;
@@ -178,25 +181,26 @@ class RowModel {
 template <class Out>
 void RowModel::hit_row(const RecordBatch& batch, const HitList& hits, const Hit& h, Out& out) const {
   out.begin_row();
-  out.pair(PairIds{{patterns_, h.pattern_idx}, {&batch, h.text_idx}, true});
-  out.template field<Field::cost>(h.cost);
-  out.template field<Field::strand>(h.strand);
-  out.template field<Field::start>(h.start);
-  out.template field<Field::end>(h.end);
+  out.pair(0, PairIds{{patterns_, h.pattern_idx}, {&batch, h.text_idx}, true});
+  out.template field<Field::cost>(2, h.cost);
+  out.template field<Field::strand>(3, h.strand);
+  out.template field<Field::start>(4, h.start);
+  out.template field<Field::end>(5, h.end);
+  std::size_t col = 6;
   // A '-' hit reads in pattern direction (SPEC §5) unless --sam asks for text direction.
   const bool rc = h.strand == Strand::rc;
   if (hit_columns_.region) {
     const auto r = static_cast<std::size_t>(h.text_idx - batch.first_record);
     out.template field<Field::match_region>(
-        Region{batch.seq(r), h.text_idx, h.start, h.end, rc && !hit_columns_.sam ? &alphabet_ : nullptr});
+        col++, Region{batch.seq(r), h.text_idx, h.start, h.end, rc && !hit_columns_.sam ? &alphabet_ : nullptr});
   }
-  if (hit_columns_.cigar) out.template field<Field::cigar>(Cigar{hits.cigar(h), rc && hit_columns_.sam});
+  if (hit_columns_.cigar) out.template field<Field::cigar>(col++, Cigar{hits.cigar(h), rc && hit_columns_.sam});
   for (ExtraColumn c : hit_columns_.extra) {
     switch (c) {
-      case ExtraColumn::pattern_start: out.template field<Field::pattern_start>(std::uint64_t{h.pattern_start}); break;
-      case ExtraColumn::pattern_end: out.template field<Field::pattern_end>(std::uint64_t{h.pattern_end}); break;
-      case ExtraColumn::pat_idx: out.template field<Field::pat_idx>(std::uint64_t{h.pattern_idx}); break;
-      case ExtraColumn::text_idx: out.template field<Field::text_idx>(std::uint64_t{h.text_idx}); break;
+      case ExtraColumn::pattern_start: out.template field<Field::pattern_start>(col++, std::uint64_t{h.pattern_start}); break;
+      case ExtraColumn::pattern_end: out.template field<Field::pattern_end>(col++, std::uint64_t{h.pattern_end}); break;
+      case ExtraColumn::pat_idx: out.template field<Field::pat_idx>(col++, std::uint64_t{h.pattern_idx}); break;
+      case ExtraColumn::text_idx: out.template field<Field::text_idx>(col++, std::uint64_t{h.text_idx}); break;
     }
   }
   out.end_row();
@@ -214,11 +218,11 @@ void RowModel::batch_rows(const RecordBatch& batch, const BatchResults& results,
       out.begin_rows(results.pair_counts.size());
       for (const PairCount& pc : results.pair_counts) {
         out.begin_row();
-        out.pair(PairIds{{patterns_, pc.pattern_idx}, {&batch, pc.text_idx}, false});
+        out.pair(0, PairIds{{patterns_, pc.pattern_idx}, {&batch, pc.text_idx}, false});
         if (source_ == Source::pair_counts)
-          out.template field<Field::count>(std::uint64_t{pc.count});
+          out.template field<Field::count>(2, std::uint64_t{pc.count});
         else
-          out.template field<Field::contains>(pc.count > 0);
+          out.template field<Field::contains>(2, pc.count > 0);
         out.end_row();
       }
       break;
@@ -226,8 +230,8 @@ void RowModel::batch_rows(const RecordBatch& batch, const BatchResults& results,
       out.begin_rows(results.contains.size());
       for (std::size_t r = 0; r < results.contains.size(); ++r) {
         out.begin_row();
-        out.template field<Field::text_id>(RecordId{&batch, batch.first_record + r});
-        out.template field<Field::contains>(results.contains[r] != 0);
+        out.template field<Field::text_id>(0, RecordId{&batch, batch.first_record + r});
+        out.template field<Field::contains>(1, results.contains[r] != 0);
         out.end_row();
       }
       break;
@@ -240,9 +244,9 @@ void RowModel::total_rows(const PatternTotals& totals, std::size_t first, std::s
   out.begin_rows(n);
   for (std::size_t i = first; i < first + n; ++i) {
     out.begin_row();
-    out.template field<Field::pat_id>(PatternId{patterns_, static_cast<std::uint32_t>(i)});
-    out.template field<Field::count>(totals.hits(i));
-    out.template field<Field::records>(totals.records(i));
+    out.template field<Field::pat_id>(0, PatternId{patterns_, static_cast<std::uint32_t>(i)});
+    out.template field<Field::count>(1, totals.hits(i));
+    out.template field<Field::records>(2, totals.records(i));
     out.end_row();
   }
 }
