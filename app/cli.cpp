@@ -2,10 +2,21 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <iostream>
 
 namespace trawl::app {
 namespace {
+
+// Flags and names as typed, turned into RunOptions after parsing.
+struct Raw {
+  std::string count_by = "pair";    // count --by pair|pattern
+  std::string alphabet = "iupac";
+  bool no_rc = false;
+  bool no_region = false;
+  bool no_cigar = false;
+};
 
 constexpr const char* kExamples = R"(
 Examples:
@@ -18,22 +29,22 @@ Examples:
   trawl hits -p ACGTACGTACGTAGC -k 2 -o hits.parquet genome.fa.gz
 )";
 
-void add_common_options(CLI::App& cmd, RunConfig& c) {
+void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& line) {
   // allow_extra_args(false): each -p takes one value, so `-p SEQ file.fa` leaves the file.
-  cmd.add_option("-p,--pattern", c.inline_patterns,
+  cmd.add_option("-p,--pattern", c.patterns.inline_patterns,
                  "Pattern sequence (repeatable; ids 'pattern', or 'pattern1'..'patternN')")
       ->allow_extra_args(false);
-  cmd.add_option("-f,--pattern-fasta", c.pattern_fasta,
+  cmd.add_option("-f,--pattern-fasta", c.patterns.fasta,
                  "FASTA/FASTQ file of patterns (or - for stdin; id = record name)");
-  cmd.add_option("-l,--pattern-list", c.pattern_list,
+  cmd.add_option("-l,--pattern-list", c.patterns.list,
                  "Text file (or - for stdin), one pattern per line (id = line number; empty lines skipped)");
   cmd.add_option("-k", c.search.k, "Maximum edit distance (inclusive)")->required();
-  cmd.add_option("-a,--alphabet", c.alphabet_name, "iupac, dna or ascii")
+  cmd.add_option("-a,--alphabet", raw.alphabet, "iupac, dna or ascii")
       ->check(CLI::IsMember({"iupac", "dna", "ascii"}))
       ->capture_default_str();
   cmd.add_flag("-i,--ignore-case", c.search.alphabet.ignore_case,
                "Case-insensitive ascii search (iupac and dna always ignore case)");
-  cmd.add_flag("--no-rc", c.no_rc, "Search the forward strand only");
+  cmd.add_flag("--no-rc", raw.no_rc, "Search the forward strand only");
   cmd.add_option("--overhang", c.search.overhang,
                  "Let the pattern hang over a text end at this cost per character (0..1)");
   cmd.add_option("--max-n-frac", c.search.max_n_frac,
@@ -64,14 +75,16 @@ void add_common_options(CLI::App& cmd, RunConfig& c) {
   cmd.add_option("--batch-bases", c.batch_bases, "Residues per work task at most (hits takes fewer where hits are dense)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd.add_flag("-q,--quiet", c.quiet, "Log errors only");
-  cmd.add_flag("-v,--verbose", c.verbose, "Log debug messages");
+  cmd.add_flag("-q,--quiet", line.quiet, "Log errors only");
+  cmd.add_flag("-v,--verbose", line.verbose, "Log debug messages");
   cmd.add_option("inputs", c.inputs, "FASTA/FASTQ files, plain/gzip/BGZF ('-' or none = stdin)");
 }
 
 }  // namespace
 
-std::optional<int> parse_command_line(int argc, char** argv, RunConfig& c) {
+std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) {
+  RunOptions& c = line.options;
+  Raw raw;
   CLI::App app{"trawl: find every approximate occurrence (up to k edits) of short patterns in "
                "FASTA/FASTQ records"};
   app.set_version_flag("--version", TRAWL_VERSION, "Print the version and exit");
@@ -79,11 +92,11 @@ std::optional<int> parse_command_line(int argc, char** argv, RunConfig& c) {
   app.footer(kExamples);
 
   CLI::App* hits = app.add_subcommand("hits", "One row per hit");
-  add_common_options(*hits, c);
+  add_common_options(*hits, c, raw, line);
   hits->add_flag("--sam", c.columns.sam, "'-' rows: match_region and cigar in text direction");
-  hits->add_flag("--no-region", c.no_region, "Drop the match_region column");
-  hits->add_flag("--no-cigar", c.no_cigar, "Drop the cigar column");
-  hits->add_option("--columns", c.extra_columns,
+  hits->add_flag("--no-region", raw.no_region, "Drop the match_region column");
+  hits->add_flag("--no-cigar", raw.no_cigar, "Drop the cigar column");
+  hits->add_option("--columns", c.columns.extra,
                    "Extra columns: pattern_start, pattern_end, pat_idx, text_idx")
       ->delimiter(',')
       ->allow_extra_args(false)
@@ -92,9 +105,9 @@ std::optional<int> parse_command_line(int argc, char** argv, RunConfig& c) {
 
   CLI::App* count = app.add_subcommand(
       "count", "One row per (pattern, record) with hits: the number of rows `hits` would print");
-  add_common_options(*count, c);
+  add_common_options(*count, c, raw, line);
   count->add_flag("--zeros", c.shape.zeros, "Also print pairs with 0 hits");
-  count->add_option("--by", c.count_by,
+  count->add_option("--by", raw.count_by,
                     "pair (default): per (pattern, record); pattern: one row per pattern "
                     "with its hit count and number of records hit")
       ->check(CLI::IsMember({"pair", "pattern"}));
@@ -102,7 +115,7 @@ std::optional<int> parse_command_line(int argc, char** argv, RunConfig& c) {
 
   CLI::App* contains = app.add_subcommand(
       "contains", "One row per record: whether any pattern hits it");
-  add_common_options(*contains, c);
+  add_common_options(*contains, c, raw, line);
   contains->add_flag("--by-pattern", c.shape.per_pair,
                      "One row per (pattern, record) for every pair");
   contains->footer(kExamples);
@@ -121,7 +134,7 @@ std::optional<int> parse_command_line(int argc, char** argv, RunConfig& c) {
     std::cout << TRAWL_VERSION << '\n';
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "trawl: error: " << e.what() << "\nRun with --help for usage.\n";
+    std::cerr << "[trawl] error: " << e.what() << "\nRun with --help for usage.\n";
     return 2;
   }
 
@@ -129,29 +142,14 @@ std::optional<int> parse_command_line(int argc, char** argv, RunConfig& c) {
   c.shape.command = hits->parsed()    ? Command::hits
                     : count->parsed() ? Command::count
                                       : Command::contains;
-  c.shape.per_pattern_totals = c.count_by == "pattern";
-  if (c.shape.per_pattern_totals && c.shape.zeros) {
-    std::cerr << "trawl: error: --zeros and --by pattern cannot be combined\n";
-    return 2;
-  }
+  c.shape.per_pattern_totals = raw.count_by == "pattern";
   c.max_n_frac_given = chosen->count("--max-n-frac") > 0;
-  c.search.alphabet.alphabet = *parse_alphabet(c.alphabet_name);
-  c.search.both_strands = !c.no_rc;
-  c.columns.region = !c.no_region;
-  c.columns.cigar = !c.no_cigar;
-  for (const std::string& name : c.extra_columns) {
-    if (name == "pattern_start") c.columns.extra.push_back(ExtraColumn::pattern_start);
-    if (name == "pattern_end") c.columns.extra.push_back(ExtraColumn::pattern_end);
-    if (name == "pat_idx") c.columns.extra.push_back(ExtraColumn::pat_idx);
-    if (name == "text_idx") c.columns.extra.push_back(ExtraColumn::text_idx);
-  }
-  if (c.all_ends && c.best) {
-    std::cerr << "trawl: error: --all-ends and --best cannot be combined\n";
-    return 2;
-  }
-  c.search.selection = c.best       ? Selection::best
-                       : c.all_ends ? Selection::all_ends
-                                    : Selection::local_minima;
+  c.search.alphabet.alphabet = *parse_alphabet(raw.alphabet);
+  c.search.both_strands = !raw.no_rc;
+  c.columns.region = !raw.no_region;
+  c.columns.cigar = !raw.no_cigar;
+  c.version = TRAWL_VERSION;
+  c.stdout_is_terminal = ::isatty(STDOUT_FILENO) != 0;
   return std::nullopt;
 }
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages trawl needs (only those missing) and builds one CMake
-# preset (default: release). Usage: bash scripts/setup.sh [release|debug|asan-ubsan|tsan|bench]
+# preset (default: release): every target of it, or only the targets named after the preset.
+# Usage: bash scripts/setup.sh [release|debug|asan-ubsan|tsan|bench] [TARGET...]
+#   e.g. bash scripts/setup.sh release trawl   (just build/release/trawl, no tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,10 +23,14 @@ if ((${#missing[@]})); then
 fi
 
 preset="${1:-release}"
+# Targets after the preset narrow the build (the quick start needs only the binary).
+targets=("${@:2}")
+target_args=()
+((${#targets[@]})) && target_args=(--target "${targets[@]}")
 # TSan needs a oneTBB built with -fsanitize=thread (see scripts/tsan_tbb.sh); the preset
 # finds it under build/tbb-tsan/install.
 [ "$preset" = tsan ] && bash scripts/tsan_tbb.sh >/dev/null
 cmake --preset "$preset" >/dev/null
 # Build logs go to stderr, so `setup.sh && trawl ... > out.tsv` keeps stdout for data.
 exec 1>&2
-cmake --build --preset "$preset" -j"$(nproc)"
+cmake --build --preset "$preset" -j"$(nproc)" "${target_args[@]}"

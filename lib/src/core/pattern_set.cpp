@@ -274,8 +274,8 @@ void build_peq_from_planes(const ClassPlanes& planes, unsigned classes, std::str
   // A bit transpose, 16 positions at a time: the positions' plane bytes are assembled in
   // registers (bytes stored to memory and loaded as a vector would stall the load), and one
   // movemask per class collects bit c of 16 bytes. (The obvious loop, OR one bit per
-  // position into peq, is a chain of store-to-load dependencies through peq, several times
-  // slower for every --paired record whose profile is built on demand.)
+  // position into peq, is a chain of store-to-load dependencies through peq, and every
+  // --paired record whose profile is built on demand would wait on it.)
   const bool two_planes = classes > 8;
   for (std::size_t w = 0; w < words; ++w) {
     const std::size_t base = w * 64;

@@ -1,22 +1,30 @@
 #include "trawl/core/search_options.h"
 
 #include <cmath>
+#include <utility>
 
 namespace trawl {
 
-std::string validate(const SearchOptions& o) {
-  if (o.k < 0) return "k must be >= 0";
+std::vector<std::string> validate_all(const SearchOptions& o) {
+  std::vector<std::string> problems;
+  if (o.k < 0) problems.emplace_back("k must be >= 0");
   if (o.overhang) {
     float a = *o.overhang;
-    if (!(a >= 0.0f && a <= 1.0f)) return "--overhang must be between 0 and 1";
+    if (!(a >= 0.0f && a <= 1.0f)) problems.emplace_back("--overhang must be between 0 and 1");
     if (o.alphabet.alphabet == Alphabet::ascii)
-      return "--overhang is supported for --alphabet iupac and dna only";
+      problems.emplace_back("--overhang is supported for --alphabet iupac and dna only");
   }
   if (!(o.max_n_frac >= 0.0f && o.max_n_frac <= 1.0f))
-    return "--max-n-frac must be between 0 and 1";
+    problems.emplace_back("--max-n-frac must be between 0 and 1");
   if (o.alphabet.ignore_case && o.alphabet.alphabet != Alphabet::ascii)
-    return "--ignore-case applies to --alphabet ascii only (iupac and dna ignore case anyway)";
-  return {};
+    problems.emplace_back(
+        "--ignore-case applies to --alphabet ascii only (iupac and dna ignore case anyway)");
+  return problems;
+}
+
+std::string validate(const SearchOptions& o) {
+  std::vector<std::string> problems = validate_all(o);
+  return problems.empty() ? std::string() : std::move(problems.front());
 }
 
 std::uint32_t right_overhang_steps(const SearchOptions& o, std::uint32_t m) {

@@ -28,8 +28,8 @@ namespace {
 // Every '\n' position in [p, p + n) into `out` (resized to their number); returns whether a
 // NUL byte occurs. The reader stage's only pass over a chunk's bytes: it numbers the chunk's
 // records and lines, and the parse then finds each line end in this index instead of
-// calling memchr per line, which cost ~40 ns a line (a call, a scan of an unaligned short
-// line) and was the largest part of parsing short records.
+// calling memchr per line (a call and a scan of an unaligned short line each), which was
+// the largest part of parsing short records (docs/performance.md).
 template <class Vec>
 __attribute__((always_inline)) inline bool index_lines_with(const char* p, std::size_t n,
                                                             UninitializedVector<std::uint32_t>& out) {
@@ -708,8 +708,8 @@ class FastxReader::File {
     return static_cast<std::uint64_t>(p - data_) | RecordBatch::kBorrowed;
   }
   // Room for `extra` more bytes in `dst`. Beyond kLongBytes (a long record) it grows in big
-  // steps, backed by transparent huge pages where the kernel allows them: a 100 Mbp
-  // chromosome would otherwise cost ~25,000 page faults and a copy per doubling. An
+  // steps, backed by transparent huge pages where the kernel allows them: a chromosome
+  // would otherwise cost a page fault per 4 KiB and a copy per doubling. An
   // uncompressed file's size bounds any record in it, so one reservation (address space
   // only until touched) then suffices.
   void reserve_more(std::string& dst, std::size_t extra) {

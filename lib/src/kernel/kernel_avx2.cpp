@@ -27,8 +27,8 @@ struct ScalarLookup {
 struct Avx2 : ScalarLookup {
   static constexpr unsigned kLanes = 4;
   // Vectors stepped side by side (kernel_jobs.h). Four, though 16 registers do not hold
-  // four lane groups and their temporaries: on AMD Zen 5, W2 0.59 -> 0.55 s and W3-32
-  // 0.53 -> 0.38 s with --kernel avx2 all the same (the steps are latency-bound).
+  // four lane groups and their temporaries: the steps are latency-bound, so four still beat
+  // two, spills and all (docs/performance.md).
   static constexpr unsigned kGroups = 4;
   using Word = std::uint64_t;
   static constexpr Word kIdleScore = Word{1} << 62;

@@ -297,8 +297,8 @@ struct Avx512Narrow {
 // again from its saved columns, scoring each. This drops the score and the hit mask from the
 // step (8 of its ~20 instructions). Needs AVX512-VPOPCNTDQ, checked at run time: these
 // functions have it as their target, nothing else in this file does. (The same for the job
-// lanes of jobs::scan was slower: W2 0.125 -> 0.130 s, W4 0.41 -> 0.43 s, its blocks short
-// and W2's and W4's planted hits making many vectors step again.)
+// lanes of jobs::scan did not pay: their blocks are short, and reads with planted hits make
+// many vectors step again; docs/performance.md.)
 #define TRAWL_COUNTED __attribute__((target("avx512f,avx512vpopcntdq")))
 
 // Per lane: bits of the column's +1 deltas less bits of its -1 deltas in `rows`.
@@ -478,8 +478,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void encode_vbmi(
     return order;
   }();
   const __m512i reverse = _mm512_loadu_si512(kReverseOrder.data());
-  // Whole blocks with plain loads and stores: masked ones made this loop twice as slow on
-  // AMD Zen (100 Mbp coded both ways: 19 -> 9 ms).
+  // Whole blocks with plain loads and stores: masked byte stores are slow on AMD Zen
+  // (docs/performance.md).
   if (n >= 64) {
     for (std::size_t i = 0; i < n; i += 64) {
       // A last part of r < 64 bytes goes as the whole block that ends with it (its first
@@ -530,7 +530,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void build_peq_vbmi(
 // the tails) and the tail's bit in it tell the windows that start a seed of any scan, and
 // only those (a tenth of them for a panel of 32 patterns on both strands, hardly any for a
 // few patterns) are looked up in the table, one by one. Gathering every window's word
-// instead was no faster than the scalar loop (AMD Zen 5 gathers about a word a cycle).
+// instead gained nothing over the scalar loop, as a gather loads one word at a time on AMD
+// Zen 5.
 // The windows are OR-ed, so the last block may overlap the one before it. Needs AVX512-VBMI
 // and BW (the dispatch below checks).
 struct SeedBitmap {
@@ -736,7 +737,8 @@ struct ScreenLanes {
   // One Myers step (kernel_jobs.h, advance) on 16-bit lanes; `lowest` takes the new score
   // in the lanes of in_text. A piece fills its lane, so the score at its last row is the sum
   // of the column's deltas, popcount(pv) - popcount(mv), with no score carried from step to
-  // step (the usual masked add and subtract of the last row's deltas were 6% slower).
+  // step, cheaper than the usual masked add and subtract of the last row's deltas
+  // (docs/performance.md).
   __attribute__((target("avx512f,avx512bw,avx512bitalg"), always_inline)) void step(__m512i eq, __mmask32 in_text) {
     const __m512i xv = _mm512_or_si512(eq, mv);
     const __m512i xh = _mm512_or_si512(_mm512_xor_si512(_mm512_add_epi16(_mm512_and_si512(eq, pv), pv), pv), eq);

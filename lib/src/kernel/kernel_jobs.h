@@ -1,6 +1,7 @@
 #pragma once
-// Many short texts at once (DESIGN §4 b and d), shared by the SIMD kernels (included only by
-// their translation units, each compiled with its own -m flags).
+// Many short texts at once (lanes of records or of --paired pairs: docs/architecture.md,
+// kernels), shared by the SIMD kernels (included only by their translation units, each
+// compiled with its own -m flags).
 //
 // Every SIMD lane runs a different job, a whole (pattern, text, strand) scan with its own
 // profile and pattern length, and takes the next job as soon as its text ends, so short
@@ -11,8 +12,8 @@
 // shared table to look up in; V::fill does it with vectors from each lane's V::Table, made
 // when the lane takes its job, else scalar loads); the Myers steps then run on whole vectors.
 // V::kGroups independent vectors are stepped together, because one Myers step is a chain of
-// dependent instructions and a single vector would leave the core idle between them (on AMD
-// Zen 5, 512-bit steps ran 1.5x faster four at a time than two at a time).
+// dependent instructions and a single vector would leave the core idle between them (four
+// at a time beat two on AMD Zen 5: docs/performance.md).
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -235,7 +236,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
   return found;
 }
 
-// Jobs over one text (DESIGN §4 c, a panel of patterns on one record strand): every lane of
+// Jobs over one text (pattern tiling: docs/architecture.md, kernels; a panel of patterns on one record strand): every lane of
 // a vector reads the same character, so a step's equality words are one row of a table made
 // once per batch (row c: each lane's word for class c), with no per-lane lookup and no
 // transpose. A vector may also hold the jobs of two texts of one length (the jobs of a
@@ -393,11 +394,12 @@ std::size_t scan_shared_batches(const ScanJob* jobs, const SharedVector* vecs, s
 // (V::kCountedShared: V::scan_shared_counted, kernel_avx512.cpp), a lane's score is checked
 // only every kCheckSteps steps, against t = k + kCheckSteps - 1, and a vector with a lane
 // that close steps again scoring every step. That pays only where random text rarely comes
-// that close: for patterns of at least 4t - 2 characters. (A random 23-mer comes within 6 of
-// random DNA at 3.5e-5 of its positions, W3's case; a 12-mer within 3 at 2e-3, but within 4
-// at 2e-2, which would step a sixth of 16-lane vectors again.)
+// that close: for patterns of at least 4t - 2 characters, below which random DNA comes
+// within t of a pattern often enough that many vectors would step again (the rates are in
+// docs/performance.md).
 constexpr unsigned kCheckSteps = 4;
-// (A template of V, as everything here, so that no kernel object exports it: DESIGN §4.)
+// (A template of V, as everything here, so that no kernel object exports it:
+// docs/architecture.md, kernels.)
 template <class V>
 bool counted_pays(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec, std::int32_t k) {
   const std::int64_t least = 4 * (std::int64_t{k} + kCheckSteps - 1) - 2;

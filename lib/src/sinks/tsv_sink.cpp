@@ -1,18 +1,13 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <optional>
 #include <span>
 
 #include "trawl/sinks/sinks.h"
 
 namespace trawl {
 namespace {
-
-void append_uint(std::string& out, std::uint64_t v) {
-  char buf[24];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, res.ptr);
-}
 
 // Writes rows into `out` through a raw pointer. reserve(bound) before each row makes room
 // for at most `bound` bytes plus kSlack, growing `out` geometrically (rarely: once it has
@@ -57,6 +52,8 @@ class RowWriter {
     w_ += n;
   }
   void put(char c) { *w_++ = c; }
+  // The byte written last (a row's closing tab becomes its newline).
+  char& back() { return w_[-1]; }
   // Costs, CIGAR lengths and short-read positions are mostly one to four digits: two digits
   // per table lookup, no division loop.
   void put_uint(std::uint64_t v) {
@@ -141,226 +138,161 @@ class PairPrefix {
   bool valid_ = false, fits_ = false;
 };
 
-// Rows "pat_id <TAB> text_id <TAB> value" of (pattern, record) pairs; `value` writes the
-// last field (at most 20 bytes).
-template <typename Value>
-void write_pair_rows(const RecordBatch& batch, std::span<const PairCount> pairs,
-                     const PatternSet& patterns, FormattedBytes& out, Value value) {
-  RowWriter w(out);
-  PatternSet::IdRoom room;
-  for (const PairCount& pc : pairs) {
-    const std::string_view id = patterns.id(pc.pattern_idx, room);
-    const std::string_view name = batch.name(static_cast<std::size_t>(pc.text_idx - batch.first_record));
-    w.reserve(id.size() + name.size() + 23);
-    w.put(id);
-    w.put('\t');
-    w.put(name);
-    w.put('\t');
-    value(w, pc);
-    w.put('\n');
-  }
-  w.close();
-}
-
-class TsvHitsSink final : public ResultSink {
+// The rows of the row model as TSV: each field followed by a tab, the row's last tab turned
+// into a newline.
+class TsvRowWriter {
  public:
-  TsvHitsSink(ByteSink& out, const PatternSet& patterns, const AlphabetSpec& alphabet,
-              HitColumns columns)
-      : out_(out), patterns_(patterns), alphabet_(alphabet), columns_(std::move(columns)) {
-    std::string header = "pat_id\ttext_id\tcost\tstrand\tstart\tend";
-    if (columns_.region) header += "\tmatch_region";
-    if (columns_.cigar) header += "\tcigar";
-    for (ExtraColumn c : columns_.extra) {
-      static const char* names[] = {"pattern_start", "pattern_end", "pat_idx", "text_idx"};
-      header += '\t';
-      header += names[static_cast<int>(c)];
+  TsvRowWriter(FormattedBytes& out, std::size_t columns)
+      : w_(out), fixed_(21 * columns + 16) {}
+
+  void begin_rows(std::size_t) {}
+  // Numbers take at most 21 bytes with their tab (contains 6). Every reserve below asks for
+  // this much beyond its own field, so the numbers after it always have room; every row
+  // starts with an id (pair or one id), whose reserve covers the row's first numbers.
+  void begin_row() {}
+  void end_row() { w_.back() = '\n'; }
+  void end_rows() { w_.close(); }
+
+  void pair(std::size_t, const rows::PairIds& ids) {
+    if (!ids.shared) {
+      const std::string_view pat_id = ids.pattern.spell(room_), text_id = ids.record.spell();
+      w_.reserve(pat_id.size() + text_id.size() + fixed_);
+      put_field(pat_id);
+      put_field(text_id);
+      return;
+    }
+    // Dense outputs have many rows per pair: its two ids are spelled once.
+    if (!prefix_.is(ids.pattern.idx, ids.record.idx))
+      prefix_.set(ids.pattern.idx, ids.record.idx, ids.pattern.spell(room_), ids.record.spell());
+    w_.reserve(prefix_.size() + fixed_);
+    if (prefix_.fits()) {
+      w_.put_padded(prefix_.data(), prefix_.size());
+    } else {
+      put_field(ids.pattern.spell(room_));
+      put_field(ids.record.spell());
+    }
+  }
+  template <rows::Field F>
+  void field(std::size_t, const rows::PatternId& id) { put_string(id.spell(room_)); }
+  template <rows::Field F>
+  void field(std::size_t, const rows::RecordId& id) { put_string(id.spell()); }
+  template <rows::Field F>
+  void field(std::size_t, std::int32_t v) {
+    if (v < 0) w_.put('-');
+    w_.put_uint(static_cast<std::uint64_t>(v < 0 ? -static_cast<std::int64_t>(v) : v));
+    w_.put('\t');
+  }
+  template <rows::Field F>
+  void field(std::size_t, std::uint64_t v) {
+    w_.put_uint(v);
+    w_.put('\t');
+  }
+  template <rows::Field F>
+  void field(std::size_t, Strand s) {
+    w_.put(strand_char(s));
+    w_.put('\t');
+  }
+  template <rows::Field F>
+  void field(std::size_t, bool v) { w_.put(v ? std::string_view("true\t") : std::string_view("false\t")); }
+  template <rows::Field F>
+  void field(std::size_t, const rows::Region& region) {
+    const std::string_view text = region.text();
+    w_.reserve(text.size() + fixed_);
+    if (region.revcomp == nullptr) {
+      w_.put(text);
+    } else {
+      for (std::size_t i = text.size(); i > 0; --i)
+        w_.put(static_cast<char>(region.revcomp->complement(static_cast<std::uint8_t>(text[i - 1]))));
+    }
+    w_.put('\t');
+  }
+  template <rows::Field F>
+  void field(std::size_t, const rows::Cigar& cigar) {
+    // A run is at most 24 bytes: its count and letter.
+    const std::span<const CigarOp> ops = cigar.ops;
+    w_.reserve(24 * ops.size() + fixed_);
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const CigarOp& op = ops[cigar.reversed ? ops.size() - 1 - i : i];
+      w_.put_uint(op.len);
+      w_.put(op.op);
+    }
+    w_.put('\t');
+  }
+
+ private:
+  void put_string(std::string_view v) {
+    w_.reserve(v.size() + fixed_);
+    put_field(v);
+  }
+  void put_field(std::string_view v) {
+    w_.put(v);
+    w_.put('\t');
+  }
+
+  RowWriter w_;
+  std::size_t fixed_;
+  PairPrefix prefix_;
+  PatternSet::IdRoom room_;
+};
+
+// Every command's TSV: a header of the column names, then the rows.
+class TsvSink final : public ResultSink {
+ public:
+  TsvSink(ByteSink& out, rows::RowModel model) : out_(out), model_(std::move(model)) {
+    std::string header;
+    for (const rows::Column& c : model_.columns()) {
+      if (!header.empty()) header += '\t';
+      header += c.name;
     }
     header += '\n';
     out_.write(header.data(), header.size());
+    if (model_.totals()) totals_.emplace(model_.patterns().size());
   }
 
   void format(const RecordBatch& batch, const BatchResults& results,
               FormattedBatch& formatted) const override {
-    FormattedBytes& out = formatted.bytes;
-    RowWriter w(out);
-    PairPrefix prefix;
-    for (const Hit& h : results.hits.hits) format_row(batch, results, h, prefix, w);
-    w.close();
+    if (model_.totals()) return;  // rows at close
+    TsvRowWriter w(formatted.bytes, model_.columns().size());
+    model_.batch_rows(batch, results, w);
+    w.end_rows();
   }
-
-  void format_row(const RecordBatch& batch, const BatchResults& results, const Hit& h,
-                  PairPrefix& prefix, RowWriter& w) const {
-    const std::size_t r = static_cast<std::size_t>(h.text_idx - batch.first_record);
-    PatternSet::IdRoom room;
-    if (!prefix.is(h.pattern_idx, h.text_idx))
-      prefix.set(h.pattern_idx, h.text_idx, patterns_.id(h.pattern_idx, room), batch.name(r));
-    // The prefix; numbers take at most 21 bytes with their tab, a CIGAR run 24 (count and
-    // letter).
-    w.reserve(prefix.size() + (h.end - h.start) + 24 * std::size_t{h.cigar_count} +
-              21 * (3 + columns_.extra.size()) + 16);
-    if (prefix.fits()) {
-      w.put_padded(prefix.data(), prefix.size());
-    } else {
-      w.put(patterns_.id(h.pattern_idx, room));
-      w.put('\t');
-      w.put(batch.name(r));
-      w.put('\t');
-    }
-    if (h.cost < 0) w.put('-');
-    w.put_uint(static_cast<std::uint64_t>(h.cost < 0 ? -h.cost : h.cost));
-    w.put('\t');
-    w.put(strand_char(h.strand));
-    w.put('\t');
-    w.put_uint(h.start);
-    w.put('\t');
-    w.put_uint(h.end);
-    const bool text_direction = h.strand == Strand::fwd || columns_.sam;
-    if (columns_.region) {
-      w.put('\t');
-      const std::string_view region = batch.seq(r).substr(h.start, h.end - h.start);
-      if (text_direction) {
-        w.put(region);
-      } else {
-        for (std::size_t i = region.size(); i > 0; --i)
-          w.put(static_cast<char>(alphabet_.complement(static_cast<std::uint8_t>(region[i - 1]))));
-      }
-    }
-    if (columns_.cigar) {
-      w.put('\t');
-      const std::span<const CigarOp> ops = results.hits.cigar(h);
-      const bool reversed = h.strand == Strand::rc && columns_.sam;
-      for (std::size_t i = 0; i < ops.size(); ++i) {
-        const CigarOp& op = ops[reversed ? ops.size() - 1 - i : i];
-        w.put_uint(op.len);
-        w.put(op.op);
-      }
-    }
-    for (ExtraColumn c : columns_.extra) {
-      w.put('\t');
-      switch (c) {
-        case ExtraColumn::pattern_start: w.put_uint(h.pattern_start); break;
-        case ExtraColumn::pattern_end: w.put_uint(h.pattern_end); break;
-        case ExtraColumn::pat_idx: w.put_uint(h.pattern_idx); break;
-        case ExtraColumn::text_idx: w.put_uint(h.text_idx); break;
-      }
-    }
-    w.put('\n');
-  }
-
-  void write(const RecordBatch&, const BatchResults&, const FormattedBatch& formatted) override {
-    out_.write(formatted.bytes.data(), formatted.bytes.size());
-  }
-  void close() override {}
-
- private:
-  ByteSink& out_;
-  const PatternSet& patterns_;
-  AlphabetSpec alphabet_;
-  HitColumns columns_;
-};
-
-class TsvCountSink final : public ResultSink {
- public:
-  TsvCountSink(ByteSink& out, const PatternSet& patterns, const ResultShape& shape)
-      : out_(out), patterns_(patterns), totals_(shape.per_pattern_totals) {
-    const std::string header =
-        totals_ ? "pat_id\tcount\trecords\n" : "pat_id\ttext_id\tcount\n";
-    out_.write(header.data(), header.size());
+  void write(const RecordBatch&, const BatchResults& results, const FormattedBatch& formatted) override {
     if (totals_) {
-      hit_totals_.assign(patterns.size(), 0);
-      record_totals_.assign(patterns.size(), 0);
-    }
-  }
-  void format(const RecordBatch& batch, const BatchResults& results,
-              FormattedBatch& formatted) const override {
-    FormattedBytes& out = formatted.bytes;
-    if (totals_) return;  // aggregated in write()
-    write_pair_rows(batch, results.pair_counts, patterns_, out,
-                    [](RowWriter& w, const PairCount& pc) { w.put_uint(pc.count); });
-  }
-  void write(const RecordBatch&, const BatchResults& results,
-             const FormattedBatch& formatted) override {
-    if (!totals_) {
-      out_.write(formatted.bytes.data(), formatted.bytes.size());
+      totals_->add(results.pair_counts);
       return;
     }
-    for (const PairCount& pc : results.pair_counts) {
-      hit_totals_[pc.pattern_idx] += pc.count;
-      record_totals_[pc.pattern_idx] += pc.count > 0;
-    }
+    out_.write(formatted.bytes.data(), formatted.bytes.size());
   }
   void close() override {
     if (!totals_) return;
-    std::string rows;
-    PatternSet::IdRoom room;
-    for (std::size_t i = 0; i < patterns_.size(); ++i) {
-      rows.append(patterns_.id(i, room));
-      rows.push_back('\t');
-      append_uint(rows, hit_totals_[i]);
-      rows.push_back('\t');
-      append_uint(rows, record_totals_[i]);
-      rows.push_back('\n');
-    }
-    out_.write(rows.data(), rows.size());
+    FormattedBytes bytes;
+    TsvRowWriter w(bytes, model_.columns().size());
+    model_.total_rows(*totals_, 0, totals_->size(), w);
+    w.end_rows();
+    out_.write(bytes.data(), bytes.size());
   }
 
  private:
   ByteSink& out_;
-  const PatternSet& patterns_;
-  bool totals_;
-  std::vector<std::uint64_t> hit_totals_, record_totals_;
-};
-
-class TsvContainsSink final : public ResultSink {
- public:
-  TsvContainsSink(ByteSink& out, const PatternSet& patterns, const ResultShape& shape)
-      : out_(out), patterns_(patterns), per_pair_(shape.per_pair) {
-    const std::string header =
-        per_pair_ ? "pat_id\ttext_id\tcontains\n" : "text_id\tcontains\n";
-    out_.write(header.data(), header.size());
-  }
-  void format(const RecordBatch& batch, const BatchResults& results,
-              FormattedBatch& formatted) const override {
-    FormattedBytes& out = formatted.bytes;
-    if (per_pair_) {
-      write_pair_rows(batch, results.pair_counts, patterns_, out,
-                      [](RowWriter& w, const PairCount& pc) { w.put(pc.count ? "true" : "false"); });
-      return;
-    }
-    RowWriter w(out);
-    for (std::size_t r = 0; r < results.contains.size(); ++r) {
-      w.reserve(batch.name(r).size() + 8);
-      w.put(batch.name(r));
-      w.put(results.contains[r] ? "\ttrue\n" : "\tfalse\n");
-    }
-    w.close();
-  }
-  void write(const RecordBatch&, const BatchResults&, const FormattedBatch& formatted) override {
-    out_.write(formatted.bytes.data(), formatted.bytes.size());
-  }
-  void close() override {}
-
- private:
-  ByteSink& out_;
-  const PatternSet& patterns_;
-  bool per_pair_;
+  rows::RowModel model_;
+  std::optional<rows::PatternTotals> totals_;
 };
 
 }  // namespace
 
+std::unique_ptr<ResultSink> make_tsv_hits_sink(ByteSink& out, const PatternSet& patterns,
+                                               const AlphabetSpec& alphabet, HitColumns columns) {
+  return std::make_unique<TsvSink>(out, rows::RowModel::hits(patterns, alphabet, std::move(columns)));
+}
+
 std::unique_ptr<ResultSink> make_tsv_count_sink(ByteSink& out, const PatternSet& patterns,
                                                 const ResultShape& shape) {
-  return std::make_unique<TsvCountSink>(out, patterns, shape);
+  return std::make_unique<TsvSink>(out, rows::RowModel::count(patterns, shape));
 }
 
 std::unique_ptr<ResultSink> make_tsv_contains_sink(ByteSink& out, const PatternSet& patterns,
                                                    const ResultShape& shape) {
-  return std::make_unique<TsvContainsSink>(out, patterns, shape);
-}
-
-std::unique_ptr<ResultSink> make_tsv_hits_sink(ByteSink& out, const PatternSet& patterns,
-                                               const AlphabetSpec& alphabet, HitColumns columns) {
-  return std::make_unique<TsvHitsSink>(out, patterns, alphabet, std::move(columns));
+  return std::make_unique<TsvSink>(out, rows::RowModel::contains(patterns, shape));
 }
 
 }  // namespace trawl

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "trawl/core/alphabet.h"
 
@@ -34,6 +35,8 @@ struct SearchOptions {
 
 // Checks the options on their own (not the patterns). Returns an error message, or empty.
 std::string validate(const SearchOptions& options);
+// The same checks, every failing one: a message each, in a fixed order.
+std::vector<std::string> validate_all(const SearchOptions& options);
 
 // Number of extra end positions past the text end allowed by the right overhang (SPEC §6):
 // 0 without overhang, m for alpha = 0, else min(m, ceil((k + alpha) / alpha)) in float.

@@ -35,9 +35,9 @@ using UninitializedVector = std::vector<T, UninitializedAllocator<T>>;
 // UninitializedAllocator for big buffers that live through a run and are filled again and
 // again (a chunk's input bytes, the output buffer): blocks of kHugeFrom bytes and more are
 // whole 2 MiB pages, 2 MiB aligned and offered to the kernel for transparent huge pages. A
-// page's first touch then faults once per 2 MiB instead of once per 4 KiB; on a virtual
-// machine with costly faults (10 us each) the chunks' buffers had cost a tenth of a
-// 100,000-read search.
+// page's first touch then faults once per 2 MiB instead of once per 4 KiB, which matters
+// where a fault is costly, as on virtual machines (measured: docs/performance.md, figures
+// from code comments).
 template <class T>
 struct HugePageAllocator : UninitializedAllocator<T> {
   static constexpr std::size_t kHugePage = std::size_t{2} << 20;

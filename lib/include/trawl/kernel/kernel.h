@@ -143,7 +143,7 @@ struct KernelFns {
   BuildPeqFn build_peq;
   SeedLookupFn seed_lookup;
   SeedSpansFn seed_spans;
-  // Null where it would be no faster than scan_jobs over the whole patterns (the scalar and
+  // Null where screening would not pay over scan_jobs on the whole patterns (the scalar and
   // AVX2 kernels, and AVX-512 without BW and BITALG): the searcher then does not screen.
   ScreenFn screen;
 };

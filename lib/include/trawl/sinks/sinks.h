@@ -1,13 +1,14 @@
 #pragma once
-// Result sinks: turn batch results into output rows (TSV now; Parquet plugs in the same
-// way). format() runs on worker threads, concurrently for different batches; write() and
-// close() run on one thread, in input order.
+// Result sinks: writers of the rows of trawl/sinks/rows.h, as TSV or Parquet. format() runs
+// on worker threads, concurrently for different batches; write() and close() run on one
+// thread, in input order.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "trawl/io/byte_sink.h"
 #include "trawl/sinks/parquet_writer.h"
+#include "trawl/sinks/rows.h"
 #include "trawl/core/pattern_set.h"
 #include "trawl/io/record_batch.h"
 #include "trawl/core/results.h"
@@ -44,14 +45,7 @@ class ResultSink {
   virtual void close() = 0;
 };
 
-enum class ExtraColumn : std::uint8_t { pattern_start, pattern_end, pat_idx, text_idx };
-
-struct HitColumns {
-  bool region = true;  // match_region
-  bool cigar = true;
-  bool sam = false;    // '-' rows: region and CIGAR in text direction
-  std::vector<ExtraColumn> extra;  // appended after the standard columns, in this order
-};
+// HitColumns and ExtraColumn (the user's choice of `hits` columns) are in rows.h.
 
 // `hits` TSV with the Sassy header: pat_id text_id cost strand start end match_region cigar.
 std::unique_ptr<ResultSink> make_tsv_hits_sink(ByteSink& out, const PatternSet& patterns,

@@ -1,0 +1,57 @@
+#include "log.h"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+
+#include "signals.h"
+
+namespace trawl::app {
+
+void setup_logging(bool quiet, bool verbose) {
+  auto logger = spdlog::stderr_color_mt("trawl");
+  logger->set_pattern("[%n] %^%l%$: %v");
+  logger->set_level(quiet ? spdlog::level::err
+                    : verbose ? spdlog::level::debug
+                              : spdlog::level::info);
+  spdlog::set_default_logger(logger);
+}
+
+void log_problems(const std::vector<std::string>& problems) {
+  for (const std::string& problem : problems) spdlog::error("{}", problem);
+}
+
+void LogObserver::warning(const std::string& message) { spdlog::warn("{}", message); }
+
+void LogObserver::started(const RunStart& s) {
+  spdlog::info("{} pattern(s), k = {}, alphabet {}{}, kernel {}, {} thread(s)", s.patterns, s.k,
+               alphabet_name(s.alphabet), s.both_strands ? ", both strands" : ", forward strand",
+               s.kernel, s.threads);
+  last_report_ = std::chrono::steady_clock::now();
+}
+
+void LogObserver::temp_file_created(const std::string& path) { publish_temp_path(path); }
+
+void LogObserver::progress(const RunStats& s) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_report_ < std::chrono::milliseconds(500)) return;
+  last_report_ = now;
+  std::fprintf(stderr, "\r[trawl] %llu records, %.1f Mbp, %llu hits",
+               static_cast<unsigned long long>(s.records), static_cast<double>(s.bases) / 1e6,
+               static_cast<unsigned long long>(s.hits));
+}
+
+void LogObserver::finished(const RunSummary& summary) {
+  clear_temp_path();
+  if (show_progress_) std::fprintf(stderr, "\r\033[K");
+  static const char* what[] = {"hits", "hits", "with hits"};
+  const RunStats& stats = summary.stats;
+  const double secs = summary.seconds;
+  spdlog::info("done: {} records, {} bases, {} {} in {:.3f} s ({:.1f} Mbp/s, kernel {})",
+               stats.records, stats.bases, stats.hits,
+               what[static_cast<int>(summary.command)], secs,
+               secs > 0 ? static_cast<double>(stats.bases) / secs / 1e6 : 0.0, summary.kernel);
+}
+
+}  // namespace trawl::app

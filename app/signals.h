@@ -1,0 +1,14 @@
+#pragma once
+// Signals: a closed pipe surfaces as EPIPE, and SIGINT/SIGTERM/SIGHUP and SIGBUS remove
+// the temporary output file before the process ends (SPEC §8).
+#include <string>
+
+namespace trawl::app {
+
+void install_signal_handlers();
+
+// The temporary output file the handlers remove; cleared once it is renamed into place.
+void publish_temp_path(const std::string& path);
+void clear_temp_path();
+
+}  // namespace trawl::app

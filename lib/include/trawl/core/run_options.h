@@ -1,0 +1,78 @@
+#pragma once
+// The library's description of one run: everything the command line says, without the
+// parser. Filled by a front end (app/cli), checked whole by validate(), then read by run().
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trawl/core/results.h"
+#include "trawl/core/search_options.h"
+
+namespace trawl {
+
+// Where the patterns come from: exactly one of the three (validate() checks).
+struct PatternSources {
+  std::vector<std::string> inline_patterns;  // -p: ids 'pattern', or 'pattern1'..'patternN'
+  std::string fasta;                         // -f: FASTA/FASTQ file or "-" (stdin)
+  std::string list;                          // -l: one pattern per line, file or "-"
+};
+
+// The columns of a `hits` table beyond the standard ones, by name.
+struct ColumnChoice {
+  bool region = true;                // match_region
+  bool cigar = true;
+  bool sam = false;                  // '-' rows in text direction
+  std::vector<std::string> extra;    // pattern_start, pattern_end, pat_idx, text_idx, in order
+};
+
+struct RunOptions {
+  ResultShape shape;  // command and its row shape
+  PatternSources patterns;
+  std::vector<std::string> inputs;  // FASTA/FASTQ files; empty or "-" = stdin
+
+  // What to search for. max_n_frac is taken from `search` only where max_n_frac_given;
+  // otherwise SPEC §6's default applies. The selection comes from all_ends and best.
+  SearchOptions search;
+  bool max_n_frac_given = false;
+  bool all_ends = false;
+  bool best = false;
+
+  ColumnChoice columns;
+  bool full_header = false;  // text_id is the whole header line
+  bool paired = false;       // pattern i only in record i
+
+  std::string output = "-";          // "-" or empty = stdout
+  std::string format;                // tsv | parquet | "" (from the output name)
+  std::string compression = "zstd";  // Parquet: zstd | snappy | none
+  std::size_t row_group_rows = 1 << 20;
+
+  int threads = 0;                // 0 = all cores
+  std::string kernel = "auto";    // auto | scalar | avx2 | avx512
+  std::uint64_t batch_bases = 1 << 20;
+
+  // Provenance written into Parquet metadata.
+  std::string version;
+  std::string command_line;
+  // The environment as the front end sees it: Parquet is never written to a terminal.
+  bool stdout_is_terminal = false;
+};
+
+// Every problem with `options`, one message each (no prefix), in a fixed order; empty when
+// the run may start. Checks the options only: pattern letters, files and the CPU's kernels
+// are checked when the run reaches them.
+std::vector<std::string> validate(const RunOptions& options);
+
+// The search options the run uses: the N filter default (0.2 for iupac, else off) and the
+// selection filled in.
+SearchOptions effective_search(const RunOptions& options);
+
+// Worker threads: `threads`, or every core where 0.
+int effective_threads(const RunOptions& options);
+
+enum class OutputFormat : std::uint8_t { tsv, tsv_gz, parquet };
+
+// --format, else the output name (.parquet, .gz), else TSV.
+OutputFormat output_format(const RunOptions& options);
+
+}  // namespace trawl

@@ -1,0 +1,86 @@
+#include "trawl/core/run_options.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <string_view>
+#include <thread>
+
+namespace trawl {
+namespace {
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+bool one_of(std::string_view name, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+void check_patterns(const RunOptions& o, std::vector<std::string>& problems) {
+  const PatternSources& p = o.patterns;
+  const int sources = !p.inline_patterns.empty() + !p.fasta.empty() + !p.list.empty();
+  if (sources == 0) problems.emplace_back("no patterns: give -p SEQ, -f FILE or -l FILE");
+  if (sources > 1) problems.emplace_back("give patterns with only one of -p, -f and -l");
+  // Patterns from stdin ('-') leave nothing there for the records.
+  const std::string& pattern_file = p.fasta.empty() ? p.list : p.fasta;
+  if (sources == 1 && pattern_file == "-" &&
+      (o.inputs.empty() || std::find(o.inputs.begin(), o.inputs.end(), "-") != o.inputs.end()))
+    problems.emplace_back("patterns and records cannot both come from stdin: give the input files");
+}
+
+// Names the command line already restricts; checked again for other front ends.
+void check_names(const RunOptions& o, std::vector<std::string>& problems) {
+  if (!one_of(o.format, {"", "tsv", "parquet"}))
+    problems.emplace_back("--format " + o.format + ": give tsv or parquet");
+  if (!one_of(o.compression, {"zstd", "snappy", "none"}))
+    problems.emplace_back("--compression " + o.compression + ": give zstd, snappy or none");
+  if (!one_of(o.kernel, {"auto", "scalar", "avx2", "avx512"}))
+    problems.emplace_back("--kernel " + o.kernel + ": give auto, scalar, avx2 or avx512");
+  for (const std::string& name : o.columns.extra)
+    if (!one_of(name, {"pattern_start", "pattern_end", "pat_idx", "text_idx"}))
+      problems.emplace_back("--columns " + name +
+                            ": give pattern_start, pattern_end, pat_idx or text_idx");
+  if (o.threads < 0) problems.emplace_back("--threads must be >= 0");
+  if (o.batch_bases == 0) problems.emplace_back("--batch-bases must be positive");
+  if (o.row_group_rows == 0) problems.emplace_back("--row-group-rows must be positive");
+}
+
+}  // namespace
+
+std::vector<std::string> validate(const RunOptions& o) {
+  std::vector<std::string> problems;
+  if (o.shape.per_pattern_totals && o.shape.zeros)
+    problems.emplace_back("--zeros and --by pattern cannot be combined");
+  if (o.all_ends && o.best) problems.emplace_back("--all-ends and --best cannot be combined");
+  for (std::string& problem : validate_all(effective_search(o)))
+    problems.push_back(std::move(problem));
+  check_patterns(o, problems);
+  check_names(o, problems);
+  const bool to_stdout = o.output.empty() || o.output == "-";
+  if (output_format(o) == OutputFormat::parquet && to_stdout && o.stdout_is_terminal)
+    problems.emplace_back("refusing to write Parquet to a terminal: use -o FILE.parquet or a pipe");
+  return problems;
+}
+
+SearchOptions effective_search(const RunOptions& o) {
+  SearchOptions s = o.search;
+  // SPEC §6: the N filter defaults to 0.2 for iupac and is off for the other alphabets.
+  if (!o.max_n_frac_given) s.max_n_frac = s.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
+  s.selection = o.best       ? Selection::best
+                : o.all_ends ? Selection::all_ends
+                             : Selection::local_minima;
+  return s;
+}
+
+int effective_threads(const RunOptions& o) {
+  return o.threads > 0 ? o.threads
+                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+OutputFormat output_format(const RunOptions& o) {
+  if (o.format == "parquet" || (o.format.empty() && ends_with(o.output, ".parquet")))
+    return OutputFormat::parquet;
+  return ends_with(o.output, ".gz") ? OutputFormat::tsv_gz : OutputFormat::tsv;
+}
+
+}  // namespace trawl

@@ -1,0 +1,54 @@
+#include "trawl/sinks/factory.h"
+
+#include "trawl/core/errors.h"
+
+namespace trawl {
+
+HitColumns hit_columns(const ColumnChoice& choice) {
+  HitColumns columns;
+  columns.region = choice.region;
+  columns.cigar = choice.cigar;
+  columns.sam = choice.sam;
+  for (const std::string& name : choice.extra) {
+    if (name == "pattern_start") columns.extra.push_back(ExtraColumn::pattern_start);
+    if (name == "pattern_end") columns.extra.push_back(ExtraColumn::pattern_end);
+    if (name == "pat_idx") columns.extra.push_back(ExtraColumn::pat_idx);
+    if (name == "text_idx") columns.extra.push_back(ExtraColumn::text_idx);
+  }
+  return columns;
+}
+
+ParquetOptions parquet_options(const RunOptions& options) {
+  ParquetOptions po;
+  const std::optional<parquet::Compression> compression =
+      parquet::parse_compression(options.compression);
+  if (!compression) throw UsageError("--compression " + options.compression + ": unknown");
+  po.compression = *compression;
+  po.row_group_rows = options.row_group_rows;
+  po.version = options.version;
+  po.command_line = options.command_line;
+  return po;
+}
+
+std::unique_ptr<ResultSink> make_result_sink(OutputFormat format, ByteSink& out,
+                                             const PatternSet& patterns,
+                                             const AlphabetSpec& alphabet,
+                                             const ResultShape& shape, const HitColumns& columns,
+                                             const ParquetOptions& parquet) {
+  if (format == OutputFormat::parquet) {
+    switch (shape.command) {
+      case Command::hits: return make_parquet_hits_sink(out, patterns, alphabet, columns, parquet);
+      case Command::count: return make_parquet_count_sink(out, patterns, shape, parquet);
+      case Command::contains: return make_parquet_contains_sink(out, patterns, shape, parquet);
+    }
+  } else {
+    switch (shape.command) {
+      case Command::hits: return make_tsv_hits_sink(out, patterns, alphabet, columns);
+      case Command::count: return make_tsv_count_sink(out, patterns, shape);
+      case Command::contains: return make_tsv_contains_sink(out, patterns, shape);
+    }
+  }
+  throw UsageError("unknown command");
+}
+
+}  // namespace trawl
