@@ -59,7 +59,7 @@ TEST_CASE("validate: k < 0") {
   CHECK_FALSE(validate(o).empty());
 }
 
-TEST_CASE("validate: overhang outside [0, 1], NaN, or with ascii") {
+TEST_CASE("validate: overhang outside 0..1, NaN, or with ascii") {
   for (float bad : {-0.001f, -1.0f, 1.0001f, 2.0f, std::numeric_limits<float>::quiet_NaN(),
                     std::numeric_limits<float>::infinity()}) {
     SearchOptions o;
@@ -76,7 +76,7 @@ TEST_CASE("validate: overhang outside [0, 1], NaN, or with ascii") {
   }
 }
 
-TEST_CASE("validate: max_n_frac outside [0, 1] or NaN") {
+TEST_CASE("validate: max_n_frac outside 0..1 or NaN") {
   for (float bad : {-0.1f, 1.5f, std::numeric_limits<float>::quiet_NaN()}) {
     SearchOptions o;
     o.max_n_frac = bad;

@@ -146,7 +146,7 @@ TEST_CASE("traceback: overhang vectors (pattern range, empty CIGARs, right overh
          "6=");
 }
 
-TEST_CASE("traceback: a band slice that does not cover [p - (m + k), min(p, n)) is refused") {
+TEST_CASE("traceback: a band slice that does not cover p - (m + k) up to min(p, n) is refused") {
   const SearchOptions opt = options(Alphabet::dna, 1);
   const PatternSet ps({{"p", "ACGT"}}, opt);
   std::vector<std::uint64_t> scratch;

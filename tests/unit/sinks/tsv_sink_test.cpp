@@ -70,7 +70,7 @@ TEST_CASE("tsv hits: Sassy's header is written when the sink is made, and alone 
   CHECK(out.bytes == kHitsHeader);
 }
 
-TEST_CASE("tsv hits: default rows; '-' regions are revcomp(T[start, end)), CIGARs in pattern direction") {
+TEST_CASE("tsv hits: default rows; '-' regions are revcomp(T from start to end), CIGARs in pattern direction") {
   const std::string want = std::string(kHitsHeader) +
                            "pA\tread1\t0\t+\t1\t5\tACGT\t4=\n"
                            "pA\tread1\t1\t-\t2\t6\tAACG\t2=1X1=\n"
