@@ -215,17 +215,10 @@ void Searcher::find_hits(std::uint32_t pi, std::uint64_t text_idx, HitList& out)
   const std::size_t first = out.hits.size();
   search_strand(pi, Strand::fwd, text_idx, out);
   if (options_.searches_rc()) search_strand(pi, Strand::rc, text_idx, out);
-  // SPEC §7 order within a pattern: start, strand, end. Equal (start, strand, end) only
-  // arises from overhang ends past the text; those keep their end order (pattern_end down).
-  const auto before = [](const Hit& a, const Hit& b) {
-    if (a.start != b.start) return a.start < b.start;
-    if (a.strand != b.strand) return a.strand < b.strand;
-    if (a.end != b.end) return a.end < b.end;
-    return a.pattern_end > b.pattern_end;
-  };
   // One strand's hits mostly come in order already (ends increase, and so do starts unless
   // the hits overlap with different indels): a check is cheaper than a sort.
   const auto from = out.hits.begin() + static_cast<std::ptrdiff_t>(first);
+  const auto before = [](const Hit& a, const Hit& b) { return output_order(a, b); };
   if (!std::is_sorted(from, out.hits.end(), before)) std::sort(from, out.hits.end(), before);
 }
 

@@ -30,6 +30,16 @@ struct Hit {
   std::uint32_t cigar_count;    // number of ops; 0 = empty CIGAR (all-overhang hit)
 };
 
+// The order of a pattern's hits in a record's output (docs/semantics.md §9): start, then
+// strand ('+' first), then end. Equal (start, strand, end) only arises from overhang ends past
+// the text; those keep their end order (pattern_end down).
+inline bool output_order(const Hit& a, const Hit& b) {
+  if (a.start != b.start) return a.start < b.start;
+  if (a.strand != b.strand) return a.strand < b.strand;
+  if (a.end != b.end) return a.end < b.end;
+  return a.pattern_end > b.pattern_end;
+}
+
 // Hits of one batch plus their CIGAR runs. Reused between batches (clear keeps capacity).
 struct HitList {
   std::vector<Hit> hits;

@@ -48,4 +48,14 @@ struct BatchResults {
   }
 };
 
+// The hits a batch's results stand for, as the run's summary counts them (for contains:
+// records or pairs with a hit).
+inline std::uint64_t hits_in(const BatchResults& r, Command command) {
+  std::uint64_t total = r.hits.hits.size();
+  for (const PairCount& pc : r.pair_counts) total += pc.count;
+  if (command == Command::contains)
+    for (const std::uint8_t f : r.contains) total += f;
+  return total;
+}
+
 }  // namespace trawl
