@@ -285,7 +285,7 @@ void Searcher::encode_forward_until(std::uint64_t end) {
   fwd_encoded_ = end;
 }
 
-Searcher::Ownership Searcher::window_ownership(Strand strand) const {
+Ownership Searcher::window_ownership(Strand strand) const {
   // '+' owns the runs that start in [begin, end); '-' owns the reversed runs whose last end
   // p' has forward start n - p' in [begin, end). Both tile the strand's ends.
   if (strand == Strand::fwd) return {Own::runs_starting_in, window_.begin, window_.end};
@@ -417,93 +417,20 @@ bool Searcher::collect_ends(const StrandProfile& prof, const StrandText& st, Own
   const std::int32_t k = options_.k;
   const std::uint64_t ws = st.begin;
   const std::uint64_t pe = st.begin + st.codes.size();
-  // A fresh DP started at ws > 0 is exact for costs <= k from ws + m + k on (DESIGN §3).
+  // A fresh DP started at ws > 0 is exact for costs <= k from ws + m + k on
+  // (docs/semantics.md §10).
   const std::uint64_t exact_from = ws == 0 ? 0 : ws + m + static_cast<std::uint64_t>(k);
-
   // best picks among the local minima (Sassy only_best_match on `search`).
   const bool minima = options_.selection != Selection::all_ends && !stop_at_first;
-  LocalMinimaSelector selector;
-  auto take = [&](const EndCost& e) {
-    if (minima) selector.push(e.pos, e.cost, selected_);
-    else selected_.push_back(e);
-  };
+  EndCollector ends(own, exact_from, minima, run_, selected_);
 
-  // Runs of consecutive ends with cost <= k, tracked to decide ownership.
-  bool run_open = false, run_owned = false, need_more = false;
-  std::uint64_t run_first = 0, run_last = 0;
-  auto close_run = [&] {
-    if (!run_open) return;
-    run_open = false;
-    if (own.kind != Own::runs_ending_in) return;
-    if (run_last < own.a || run_last >= own.b) return;
-    // Owned, but where it starts is unknown if it reaches back to the first exact end.
-    if (run_first == exact_from && exact_from > 0) {
-      need_more = true;
-      return;
-    }
-    for (const EndCost& e : run_) take(e);
-  };
-  auto on_end = [&](std::uint64_t p, std::int32_t cost) {
-    if (p < exact_from) return;
-    if (!run_open || p != run_last + 1) {
-      close_run();
-      run_open = true;
-      run_first = p;
-      run_.clear();
-      run_owned = own.kind == Own::all ||
-                  (own.kind == Own::runs_starting_in && p >= own.a && p < own.b);
-    }
-    run_last = p;
-    if (own.kind == Own::runs_ending_in) run_.push_back({p, cost});
-    else if (run_owned) take({p, cost});
-  };
-  // Everything owned is decided once the scan has passed b (and, for '+', finished the
-  // run it owns that crosses b).
-  auto decided = [&](std::uint64_t scanned) {
-    if (own.kind == Own::all || own.b == Window::kOpen || scanned < own.b) return false;
-    if (run_open && run_last == scanned) {
-      if (own.kind == Own::runs_ending_in) return true;  // a run reaching b is not owned
-      return !run_owned;
-    }
-    return true;
-  };
-
-  // Column ws: D(j, ws) = L(j) at the true text start, j for a fresh start inside the text.
-  for (std::uint32_t w = 0; w < prof.words; ++w) {
-    vp_[w] = ~std::uint64_t{0};
-    vn_[w] = 0;
-  }
-  if (options_.overhang && ws == 0) {
-    for (std::uint32_t j = 0; j < m; ++j)
-      if (overhang_cost(options_, j + 1) == overhang_cost(options_, j))
-        vp_[j >> 6] &= ~(std::uint64_t{1} << (j & 63));
-  }
-  ColumnState state{vp_.data(), vn_.data(),
-                    ws == 0 ? overhang_cost(options_, m) : static_cast<std::int64_t>(m)};
-  if (state.score <= k) on_end(ws, static_cast<std::int32_t>(state.score));
+  ColumnState state = start_column(prof, ws);
+  if (state.score <= k) ends.on_end(ws, static_cast<std::int32_t>(state.score));
   if (stop_at_first && !selected_.empty()) return true;
-
   if (pre_job_) {
-    // Prescanned: the kernel's ends and last column are already known.
-    const std::uint32_t j = pre_job_index_;
-    if (own.kind == Own::all && extra == 0) {
-      // The whole record and no overhang: every end is owned and nothing follows the text,
-      // so the ends go straight to selection.
-      for (const EndCost& end : prescanned_ends(j)) {
-        take(end);
-        if (stop_at_first && !selected_.empty()) return true;
-      }
-      if (minima) selector.finish(last, selected_);
-      return true;
-    }
-    for (const EndCost& end : prescanned_ends(j)) {
-      on_end(end.pos, end.cost);
-      if (stop_at_first && !selected_.empty()) return true;
-    }
-    vp_[0] = pre_final_[j].vp;
-    vn_[0] = pre_final_[j].vn;
-    state.score = pre_final_[j].score;
-    if (run_open && run_last < pe) close_run();
+    const bool whole = own.kind == Own::all && extra == 0;
+    if (collect_prescanned(ends, whole, stop_at_first, last, state)) return true;
+    ends.close_run_before(pe);
   }
   // contains on a whole record stops inside the kernel at the first end.
   const ScanFn scan = stop_at_first && own.kind == Own::all ? kernel_.scan_first : kernel_.scan;
@@ -515,34 +442,75 @@ bool Searcher::collect_ends(const StrandProfile& prof, const StrandText& st, Own
     if (lazy_forward_) encode_forward_until(pos + len);
     const std::size_t found =
         scan(prof, state, st.codes.data() + (pos - ws), len, pos, k, ends_.data());
-    for (std::size_t e = 0; e < found; ++e) on_end(ends_[e].pos, ends_[e].cost);
+    for (std::size_t e = 0; e < found; ++e) ends.on_end(ends_[e].pos, ends_[e].cost);
     // scan_first may stop early; it then found an end, and we are done anyway.
     const std::uint64_t scanned = found && scan == kernel_.scan_first ? ends_[0].pos : pos + len;
-    if (run_open && run_last < scanned) close_run();
+    ends.close_run_before(scanned);
     if (stop_at_first && !selected_.empty()) return true;
-    done = decided(scanned);
+    done = ends.decided(scanned);
   }
-  if (need_more) return false;
-  if (!done && pe < n) {
-    // The slice ended before ownership was decided.
-    if (own.kind != Own::all) return false;
-  }
-  if (!done && pe == n && extra > 0) {
-    // Right overhang: C[n + o] = D(m - o, n) + floor(alpha * o), from the last column.
-    column_[0] = 0;
-    for (std::uint32_t j = 0; j < m; ++j)
-      column_[j + 1] = column_[j] + static_cast<std::int32_t>((vp_[j >> 6] >> (j & 63)) & 1u) -
-                       static_cast<std::int32_t>((vn_[j >> 6] >> (j & 63)) & 1u);
-    for (std::uint32_t o = 1; o <= extra; ++o) {
-      const std::int32_t cost = column_[m - o] + overhang_cost(options_, o);
-      if (cost <= k) on_end(n + o, cost);
-      else if (run_open && run_last < n + o) close_run();
-    }
-  }
-  close_run();
-  if (need_more) return false;
-  if (minima) selector.finish(last, selected_);
+  if (ends.need_more()) return false;
+  // The slice ended before ownership was decided.
+  if (!done && pe < n && own.kind != Own::all) return false;
+  if (!done && pe == n && extra > 0) collect_overhang_ends(ends, m, n, extra);
+  ends.close_run();
+  if (ends.need_more()) return false;
+  ends.finish(last);
   return true;
+}
+
+// Column `begin`: D(j, 0) = L(j) at the true text start, j for a fresh start inside the text.
+ColumnState Searcher::start_column(const StrandProfile& prof, std::uint64_t begin) {
+  for (std::uint32_t w = 0; w < prof.words; ++w) {
+    vp_[w] = ~std::uint64_t{0};
+    vn_[w] = 0;
+  }
+  const std::uint32_t m = prof.m;
+  if (options_.overhang && begin == 0) {
+    for (std::uint32_t j = 0; j < m; ++j)
+      if (overhang_cost(options_, j + 1) == overhang_cost(options_, j))
+        vp_[j >> 6] &= ~(std::uint64_t{1} << (j & 63));
+  }
+  return {vp_.data(), vn_.data(), begin == 0 ? overhang_cost(options_, m) : static_cast<std::int64_t>(m)};
+}
+
+// Prescanned: the kernel's ends and last column are already known. Returns true when that
+// answers the strand (`whole`: the whole record and no overhang, so every end is owned and
+// nothing follows the text; or the first end found, with stop_at_first).
+bool Searcher::collect_prescanned(EndCollector& ends, bool whole, bool stop_at_first,
+                                  std::uint64_t last, ColumnState& state) {
+  const std::uint32_t j = pre_job_index_;
+  if (whole) {
+    // The ends go straight to selection.
+    for (const EndCost& end : prescanned_ends(j)) {
+      ends.take(end);
+      if (stop_at_first && !selected_.empty()) return true;
+    }
+    ends.finish(last);
+    return true;
+  }
+  for (const EndCost& end : prescanned_ends(j)) {
+    ends.on_end(end.pos, end.cost);
+    if (stop_at_first && !selected_.empty()) return true;
+  }
+  vp_[0] = pre_final_[j].vp;
+  vn_[0] = pre_final_[j].vn;
+  state.score = pre_final_[j].score;
+  return false;
+}
+
+// Right overhang: C[n + o] = D(m - o, n) + floor(alpha * o), from the last column.
+void Searcher::collect_overhang_ends(EndCollector& ends, std::uint32_t m, std::uint64_t n,
+                                     std::uint32_t extra) {
+  column_[0] = 0;
+  for (std::uint32_t j = 0; j < m; ++j)
+    column_[j + 1] = column_[j] + static_cast<std::int32_t>((vp_[j >> 6] >> (j & 63)) & 1u) -
+                     static_cast<std::int32_t>((vn_[j >> 6] >> (j & 63)) & 1u);
+  for (std::uint32_t o = 1; o <= extra; ++o) {
+    const std::int32_t cost = column_[m - o] + overhang_cost(options_, o);
+    if (cost <= options_.k) ends.on_end(n + o, cost);
+    else ends.close_run_before(n + o);
+  }
 }
 
 void Searcher::search_strand(std::uint32_t pi, Strand strand, std::uint64_t text_idx,

@@ -119,18 +119,18 @@ class Searcher {
     std::uint64_t begin = 0;
     std::uint64_t n = 0;  // length of the whole strand text
   };
-  // Which runs of ends with cost <= k a scan answers for, in the strand's end positions.
-  enum class Own : std::uint8_t { all, runs_starting_in, runs_ending_in };
-  struct Ownership {
-    Own kind = Own::all;
-    std::uint64_t a = 0, b = Window::kOpen;  // [a, b)
-  };
 
   // Fills selected_ with the candidate ends (local minima, or all ends for all_ends) of
   // the owned runs, in increasing p; with stop_at_first, stops once one owned end is known.
   // Returns false when `st` is too short to tell which runs are owned.
   bool collect_ends(const StrandProfile& prof, const StrandText& st, Ownership own,
                     bool stop_at_first);
+  // collect_ends' parts: the start column at st.begin, the prescanned job's ends, the ends
+  // past the text of a right overhang.
+  ColumnState start_column(const StrandProfile& prof, std::uint64_t begin);
+  bool collect_prescanned(EndCollector& ends, bool whole, bool stop_at_first, std::uint64_t last,
+                          ColumnState& state);
+  void collect_overhang_ends(EndCollector& ends, std::uint32_t m, std::uint64_t n, std::uint32_t extra);
   // Candidate ends of one strand for the current record or window; sets strand_text_.
   void strand_candidates(std::uint32_t pattern_idx, const StrandProfile& prof, Strand strand,
                          bool stop_at_first);

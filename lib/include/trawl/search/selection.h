@@ -3,6 +3,7 @@
 // C[p] <= k, in increasing p. DESIGN §3: the local-minimum rule restarts at every run of
 // consecutive ends with cost <= k, so values above k are never needed.
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "trawl/kernel/kernel.h"
@@ -67,6 +68,87 @@ class LocalMinimaCounter {
  private:
   LocalMinimaSelector selector_;
   std::uint32_t count_ = 0;
+};
+
+// Which runs of ends with cost <= k a scan answers for, in the strand's end positions: all
+// of them (a whole record), or those starting (forward) or ending (reverse) in [a, b) (a
+// window of a long record; every run has exactly one owner).
+enum class Own : std::uint8_t { all, runs_starting_in, runs_ending_in };
+struct Ownership {
+  static constexpr std::uint64_t kOpen = std::numeric_limits<std::uint64_t>::max();
+  Own kind = Own::all;
+  std::uint64_t a = 0, b = kOpen;  // [a, b)
+};
+
+// The ends of one strand scan, fed in increasing position, into `selected`: the runs the
+// ownership gives this scan, and of those only the local minima where `minima`. An end
+// before `exact_from` (a scan started inside the text is exact only from m + k on) is not
+// seen; a run an ending-in window owns that reaches back to `exact_from` cannot be placed
+// (need_more: the scan must start earlier).
+class EndCollector {
+ public:
+  EndCollector(Ownership own, std::uint64_t exact_from, bool minima, std::vector<EndCost>& run,
+               std::vector<EndCost>& selected)
+      : own_(own), exact_from_(exact_from), minima_(minima), run_(run), selected_(selected) {}
+
+  void take(const EndCost& e) {
+    if (minima_) selector_.push(e.pos, e.cost, selected_);
+    else selected_.push_back(e);
+  }
+  void on_end(std::uint64_t p, std::int32_t cost) {
+    if (p < exact_from_) return;
+    if (!run_open_ || p != run_last_ + 1) {
+      close_run();
+      run_open_ = true;
+      run_first_ = p;
+      run_.clear();
+      run_owned_ = own_.kind == Own::all || (own_.kind == Own::runs_starting_in && p >= own_.a && p < own_.b);
+    }
+    run_last_ = p;
+    if (own_.kind == Own::runs_ending_in) run_.push_back({p, cost});
+    else if (run_owned_) take({p, cost});
+  }
+  void close_run() {
+    if (!run_open_) return;
+    run_open_ = false;
+    if (own_.kind != Own::runs_ending_in) return;
+    if (run_last_ < own_.a || run_last_ >= own_.b) return;
+    // Owned, but where it starts is unknown if it reaches back to the first exact end.
+    if (run_first_ == exact_from_ && exact_from_ > 0) {
+      need_more_ = true;
+      return;
+    }
+    for (const EndCost& e : run_) take(e);
+  }
+  // The scan has passed `scanned`: a run that ended before it is complete.
+  void close_run_before(std::uint64_t scanned) {
+    if (run_open_ && run_last_ < scanned) close_run();
+  }
+  // Everything owned is decided once the scan has passed b (and, for runs starting in the
+  // window, finished the one it owns that crosses b).
+  bool decided(std::uint64_t scanned) const {
+    if (own_.kind == Own::all || own_.b == Ownership::kOpen || scanned < own_.b) return false;
+    if (run_open_ && run_last_ == scanned) {
+      if (own_.kind == Own::runs_ending_in) return true;  // a run reaching b is not owned
+      return !run_owned_;
+    }
+    return true;
+  }
+  bool need_more() const { return need_more_; }
+  // Ends the stream at the text's last end position.
+  void finish(std::uint64_t last) {
+    if (minima_) selector_.finish(last, selected_);
+  }
+
+ private:
+  const Ownership own_;
+  const std::uint64_t exact_from_;
+  const bool minima_;
+  std::vector<EndCost>& run_;  // the open run, while its ownership is undecided
+  std::vector<EndCost>& selected_;
+  LocalMinimaSelector selector_;
+  bool run_open_ = false, run_owned_ = false, need_more_ = false;
+  std::uint64_t run_first_ = 0, run_last_ = 0;
 };
 
 }  // namespace trawl
