@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "trawl/search/selection.h"
+
 namespace trawl {
 
 std::uint64_t LongRecordAssembler::add(const WindowTask& t, const BatchResults& results,
@@ -109,16 +111,14 @@ void LongRecordAssembler::add_hits(const WindowTask& t, const BatchResults& resu
   if (pending_.hits.empty()) pending_.cigar_ops.clear();
 }
 
-// Keeps one hit per strand: lowest cost, ties -> largest end in the strand's orientation
-// (for '-' the smallest forward start).
+// Keeps the best hit of each strand (best_before). A '-' hit's end in its strand's
+// orientation is n - start: ~start orders the same way without n.
 void LongRecordAssembler::keep_best() {
   const Hit* best[2] = {nullptr, nullptr};
+  const auto strand_end = [](const Hit& h) { return h.strand == Strand::fwd ? h.end : ~h.start; };
   for (const Hit& h : pending_.hits) {
     const Hit*& slot = best[h.strand == Strand::fwd ? 0 : 1];
-    const bool better = !slot || h.cost < slot->cost ||
-                        (h.cost == slot->cost && (h.strand == Strand::fwd ? h.end > slot->end
-                                                                        : h.start < slot->start));
-    if (better) slot = &h;
+    if (!slot || best_before(h.cost, strand_end(h), slot->cost, strand_end(*slot))) slot = &h;
   }
   std::vector<Hit> kept;
   for (const Hit* h : best)

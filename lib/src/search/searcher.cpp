@@ -558,7 +558,7 @@ bool Searcher::survives_n_filter(const StrandProfile& prof, Strand strand, const
 
 void Searcher::sort_best_first() {
   std::sort(selected_.begin(), selected_.end(), [](const EndCost& a, const EndCost& b) {
-    return a.cost != b.cost ? a.cost < b.cost : a.pos > b.pos;
+    return best_before(a.cost, a.pos, b.cost, b.pos);
   });
 }
 

@@ -70,6 +70,12 @@ class LocalMinimaCounter {
   std::uint32_t count_ = 0;
 };
 
+// --best's one rule: of two hits of one strand, the better has the lower cost, ties going
+// to the larger end in the strand's orientation.
+inline bool best_before(std::int32_t cost_a, std::uint64_t end_a, std::int32_t cost_b, std::uint64_t end_b) {
+  return cost_a != cost_b ? cost_a < cost_b : end_a > end_b;
+}
+
 // Which runs of ends with cost <= k a scan answers for, in the strand's end positions: all
 // of them (a whole record), or those starting (forward) or ending (reverse) in [a, b) (a
 // window of a long record; every run has exactly one owner).
