@@ -173,3 +173,66 @@ TEST_CASE("local minima: the emit callback sees hits in increasing position as s
   s.finish(10, out);
   CHECK(out.size() == 3);
 }
+
+// EndCollector: which runs of ends a scan keeps under each ownership, and when it is decided.
+namespace {
+
+std::vector<std::uint64_t> collect(Ownership own, std::uint64_t exact_from, bool minima,
+                                   const std::vector<std::pair<std::uint64_t, std::int32_t>>& ends,
+                                   bool& need_more) {
+  std::vector<EndCost> run, selected;
+  EndCollector c(own, exact_from, minima, run, selected);
+  for (const auto& [p, cost] : ends) c.on_end(p, cost);
+  c.close_run();
+  c.finish(100);
+  need_more = c.need_more();
+  std::vector<std::uint64_t> out;
+  for (const EndCost& e : selected) out.push_back(e.pos);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("end collector: runs owned by where they start or end, local minima of the kept runs") {
+  // Three runs: 3..5 (minimum at 4), 9..10 (plateau, right end 10), 20 alone.
+  const std::vector<std::pair<std::uint64_t, std::int32_t>> ends = {
+      {3, 2}, {4, 1}, {5, 2}, {9, 1}, {10, 1}, {20, 0}};
+  bool need_more = false;
+  CHECK(collect({}, 0, false, ends, need_more) == std::vector<std::uint64_t>{3, 4, 5, 9, 10, 20});
+  CHECK(collect({}, 0, true, ends, need_more) == std::vector<std::uint64_t>{4, 10, 20});
+  CHECK_FALSE(need_more);
+  // Runs starting in [4, 10): only 9..10 (3..5 starts at 3).
+  CHECK(collect({Own::runs_starting_in, 4, 10}, 0, false, ends, need_more) == std::vector<std::uint64_t>{9, 10});
+  // Runs ending in [5, 11): 3..5 and 9..10, not 20.
+  CHECK(collect({Own::runs_ending_in, 5, 11}, 0, true, ends, need_more) == std::vector<std::uint64_t>{4, 10});
+  // Ends before exact_from are not seen: the run 3..5 is cut to 5.
+  CHECK(collect({}, 5, false, ends, need_more) == std::vector<std::uint64_t>{5, 9, 10, 20});
+  // An owned run reaching back to exact_from cannot be placed: the scan must start earlier.
+  CHECK(collect({Own::runs_ending_in, 0, 6}, 3, false, ends, need_more).empty());
+  CHECK(need_more);
+}
+
+TEST_CASE("end collector: decided once the scan has passed b and no owned run is open there") {
+  std::vector<EndCost> run, selected;
+  EndCollector all(Ownership{}, 0, false, run, selected);
+  CHECK_FALSE(all.decided(1000));  // a whole record is decided only at its end
+  EndCollector starting({Own::runs_starting_in, 0, 10}, 0, false, run, selected);
+  starting.on_end(9, 0);
+  starting.on_end(10, 0);
+  CHECK_FALSE(starting.decided(10));  // its run started inside and is still open at b
+  starting.on_end(11, 0);
+  starting.close_run_before(13);
+  CHECK(starting.decided(13));
+  EndCollector ending({Own::runs_ending_in, 0, 10}, 0, false, run, selected);
+  ending.on_end(10, 0);
+  CHECK(ending.decided(10));  // a run reaching b is not this window's
+  CHECK_FALSE(ending.decided(9));
+}
+
+TEST_CASE("best_before: lower cost first, then the larger end") {
+  CHECK(best_before(0, 5, 1, 100));
+  CHECK_FALSE(best_before(1, 100, 0, 5));
+  CHECK(best_before(1, 7, 1, 6));
+  CHECK_FALSE(best_before(1, 6, 1, 7));
+  CHECK_FALSE(best_before(1, 6, 1, 6));
+}
