@@ -1,5 +1,5 @@
-// trawl's entry point: parse -> options -> library run -> exit code (SPEC §8): 0 finished,
-// 1 runtime failure, 2 usage error; a closed downstream pipe ends quietly with 0.
+// trawl's entry point: parse -> options -> library run -> exit code (docs/architecture.md §1):
+// 0 finished, 1 runtime failure, 2 usage error; a closed downstream pipe ends quietly with 0.
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 

@@ -31,7 +31,7 @@ extern "C" void on_bus_error(int) {
 }  // namespace
 
 void install_signal_handlers() {
-  // A closed pipe must surface as EPIPE from write(), not kill us (SPEC §8).
+  // A closed pipe must surface as EPIPE from write(), not kill us (docs/architecture.md §1).
   std::signal(SIGPIPE, SIG_IGN);
   struct sigaction sa {};
   sa.sa_handler = on_fatal_signal;

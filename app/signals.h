@@ -1,6 +1,6 @@
 #pragma once
 // Signals: a closed pipe surfaces as EPIPE, and SIGINT/SIGTERM/SIGHUP and SIGBUS remove
-// the temporary output file before the process ends (SPEC §8).
+// the temporary output file before the process ends (docs/architecture.md §1).
 #include <string>
 
 namespace trawl::app {

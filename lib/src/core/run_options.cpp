@@ -64,7 +64,7 @@ std::vector<std::string> validate(const RunOptions& o) {
 
 SearchOptions effective_search(const RunOptions& o) {
   SearchOptions s = o.search;
-  // SPEC §6: the N filter defaults to 0.2 for iupac and is off for the other alphabets.
+  // docs/semantics.md §8: the N filter defaults to 0.2 for iupac, off for the others.
   if (!o.max_n_frac_given) s.max_n_frac = s.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
   s.selection = o.best       ? Selection::best
                 : o.all_ends ? Selection::all_ends

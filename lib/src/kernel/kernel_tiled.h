@@ -5,7 +5,7 @@
 // A chunk of text is cut into segments that run side by side, one per lane of the job
 // kernel (kernel_jobs.h), each a single-word Myers DP (m <= 64). Lane 0 continues the
 // caller's DP state; lane l > 0 starts fresh (m + k) characters before the first end it owns,
-// which makes every owned cost <= k exact (DESIGN §3), and costs above k are never reported.
+// which makes every owned cost <= k exact (docs/semantics.md §10); costs above k never leave.
 // All lanes run the same number of steps T; the last lane ends exactly at the chunk end, so
 // its state is the state handed back (a fresh-start state: exact for every later cost <= k,
 // which is all the callers use).

@@ -239,7 +239,7 @@ StrandCounts Searcher::count_hits(std::uint32_t pi) {
     strand_candidates(pi, prof, strand, /*stop_at_first=*/false);
     std::uint32_t count = 0;
     if (!options_.n_filter_on()) {
-      // DESIGN §3: without the N filter every candidate end is one hit; no traceback.
+      // docs/semantics.md §10: without the N filter every candidate end is one hit.
       count = static_cast<std::uint32_t>(selected_.size());
     } else {
       for (const EndCost& end : selected_) count += survives_n_filter(prof, strand, end);
@@ -256,7 +256,7 @@ bool Searcher::has_hit(std::uint32_t pi) {
   }
   if (pre_current_ && !options_.n_filter_on()) {
     // A prescanned strand owns its whole record, so any end its scan found is a candidate,
-    // and without the N filter a candidate is a hit (DESIGN §3): no collect_ends needed.
+    // and without the N filter a candidate is a hit (docs/semantics.md §10): no collect_ends.
     if (prescanned_job_has_ends(prescan_job(pi, Strand::fwd))) return true;
     // (A reverse job exists wherever its forward one found no end, unless ruled out.)
     if (options_.searches_rc() && prescanned_job_has_ends(prescan_job(pi, Strand::rc))) return true;
@@ -265,7 +265,7 @@ bool Searcher::has_hit(std::uint32_t pi) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
     const StrandProfile prof = profile_for(pi, strand);
     // Without the N filter every run of ends with cost <= k holds a local minimum
-    // (DESIGN §3), so the first owned end decides.
+    // (docs/semantics.md §10), so the first owned end decides.
     const bool first_decides = !options_.n_filter_on();
     strand_candidates(pi, prof, strand, first_decides);
     if (first_decides) {

@@ -18,9 +18,9 @@ template <bool kHwPopcount>
   return static_cast<int>((x * 0x0101010101010101ull) >> 56);
 }
 
-// Sassy's greedy walk (reference §2.6) from cell (rows, cols) over any cell accessor D(j, i)
-// of the band: prefer '=', then 'X', then 'D', then 'I'. Ops are collected from the end.
-// Returns the column where the walk stopped and the pattern start.
+// Sassy's greedy walk (docs/semantics.md §3) from cell (rows, cols) over any cell accessor
+// D(j, i) of the band: prefer '=', then 'X', then 'D', then 'I'. Ops are collected from the
+// end. Returns the column where the walk stopped and the pattern start.
 template <typename Cell>
 [[gnu::always_inline]] inline void greedy_walk(const Cell& D, const StrandProfile& prof, const std::uint8_t* text,
                  std::size_t rows, std::size_t cols, bool left_overhang,

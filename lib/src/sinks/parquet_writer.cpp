@@ -1,7 +1,7 @@
 // Streaming Parquet writer. Format references: apache/parquet-format parquet.thrift,
-// Encodings.md, Compression.md; Thrift compact protocol spec. Field choices follow
-// shared/reference/parquet-notes.md §3 (every Thrift-required field is written, because
-// DuckDB, arrow-rs and Arrow C++ reject files that omit one).
+// Encodings.md, Compression.md; Thrift compact protocol spec. What it writes and why is in
+// docs/parquet.md (every Thrift-required field is written, §7, because DuckDB, arrow-rs and
+// Arrow C++ reject files that omit one).
 #include "trawl/sinks/parquet_writer.h"
 
 #include <zstd.h>
@@ -37,8 +37,8 @@ constexpr std::size_t kMaxDictionaryBytes = 1 << 20;
 // hashing every value of a high-cardinality column (match_region) only costs time. Late enough
 // that a vocabulary of a few thousand pattern ids has shown its repeats.
 constexpr std::size_t kDictionaryProbeValues = 16384;
-// Longer string bounds are left out of the statistics rather than truncated (notes §3.8): they
-// bloat the footer and nobody prunes on a 100 kbp match_region.
+// Longer string bounds are left out of the statistics rather than truncated (docs/parquet.md
+// §6): they bloat the footer and nobody prunes on a 100 kbp match_region.
 constexpr std::size_t kMaxStatBytes = 128;
 constexpr std::size_t kMaxPageBytes = std::numeric_limits<std::int32_t>::max();
 

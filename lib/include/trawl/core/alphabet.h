@@ -1,6 +1,7 @@
 #pragma once
-// Alphabets (SPEC §4): which pattern bytes are valid, which pattern/text byte pairs match,
-// and the complement used for the reverse-complement strand. Pure functions, thread safe.
+// Alphabets (docs/semantics.md §5): which pattern bytes are valid, which pattern/text byte
+// pairs match, and the complement used for the reverse-complement strand. Pure functions,
+// thread safe.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -19,7 +20,7 @@ struct AlphabetSpec {
   Alphabet alphabet = Alphabet::iupac;
   bool ignore_case = false;
 
-  // True when pattern byte `p` matches text byte `t` (SPEC §4 table).
+  // True when pattern byte `p` matches text byte `t` (the table of docs/semantics.md §5).
   bool matches(std::uint8_t p, std::uint8_t t) const;
   // Reverse-complement strand exists (dna, iupac).
   bool has_complement() const { return alphabet != Alphabet::ascii; }
@@ -38,7 +39,7 @@ struct AlphabetSpec {
 // Index of the first byte of `pattern` that is not valid for `a`, or nullopt if all are.
 std::optional<std::size_t> find_invalid_pattern_byte(Alphabet a, std::string_view pattern);
 
-// The N filter counts literal N and n only (SPEC §6).
+// The N filter counts literal N and n only (docs/semantics.md §8).
 inline bool is_n_byte(std::uint8_t b) { return (b | 0x20) == 'n'; }
 
 // IUPAC base set of a byte: bit 0 A, 1 C, 2 G, 3 T; 0 for X and for any non-IUPAC byte.

@@ -1,6 +1,6 @@
 #pragma once
 // Typed errors. The library never logs or exits; app/main.cpp turns these into messages
-// and exit codes (SPEC §8): InputError/OutputError -> 1, UsageError -> 2, and
+// and exit codes (docs/architecture.md §1): InputError/OutputError -> 1, UsageError -> 2, and
 // DownstreamClosed -> a quiet 0.
 #include <stdexcept>
 #include <string>

@@ -10,7 +10,7 @@ namespace trawl {
 
 enum class Command : std::uint8_t { hits, count, contains };
 
-// Which rows a command produces (SPEC §7).
+// Which rows a command produces (docs/semantics.md §9).
 struct ResultShape {
   Command command = Command::hits;
   bool zeros = false;               // count: also pairs with 0 hits

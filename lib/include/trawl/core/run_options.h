@@ -32,7 +32,8 @@ struct RunOptions {
   std::vector<std::string> inputs;  // FASTA/FASTQ files; empty or "-" = stdin
 
   // What to search for. max_n_frac is taken from `search` only where max_n_frac_given;
-  // otherwise SPEC §6's default applies. The selection comes from all_ends and best.
+  // otherwise the default of docs/semantics.md §8 applies. The selection comes from
+  // all_ends and best.
   SearchOptions search;
   bool max_n_frac_given = false;
   bool all_ends = false;

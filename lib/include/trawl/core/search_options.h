@@ -1,6 +1,6 @@
 #pragma once
-// Options that decide *what* a search reports (SPEC §1–§6). Built once from the command
-// line, validated, then read-only for every worker.
+// Options that decide *what* a search reports (docs/semantics.md §1–§8). Built once from
+// the command line, validated, then read-only for every worker.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,7 +13,7 @@ namespace trawl {
 enum class Strand : std::uint8_t { fwd, rc };
 inline char strand_char(Strand s) { return s == Strand::fwd ? '+' : '-'; }
 
-// Which end positions become hits (SPEC §2).
+// Which end positions become hits (docs/semantics.md §2).
 enum class Selection : std::uint8_t {
   local_minima,  // Sassy `search`: rightmost end of every local minimum (default)
   all_ends,      // Sassy `search_all`: every end with cost <= k
@@ -25,8 +25,8 @@ struct SearchOptions {
   AlphabetSpec alphabet;
   int k = 0;                          // inclusive maximum edit cost, >= 0
   bool both_strands = true;           // search the reverse complement too (never for ascii)
-  std::optional<float> overhang;      // alpha in [0, 1]; nullopt = off (SPEC §6)
-  float max_n_frac = 1.0f;            // N filter; exactly 1.0 = off (SPEC §6)
+  std::optional<float> overhang;      // alpha in [0, 1]; nullopt = off (docs/semantics.md §7)
+  float max_n_frac = 1.0f;            // N filter; exactly 1.0 = off (docs/semantics.md §8)
   Selection selection = Selection::local_minima;
 
   bool n_filter_on() const { return max_n_frac != 1.0f; }
@@ -38,8 +38,9 @@ std::string validate(const SearchOptions& options);
 // The same checks, every failing one: a message each, in a fixed order.
 std::vector<std::string> validate_all(const SearchOptions& options);
 
-// Number of extra end positions past the text end allowed by the right overhang (SPEC §6):
-// 0 without overhang, m for alpha = 0, else min(m, ceil((k + alpha) / alpha)) in float.
+// Number of extra end positions past the text end allowed by the right overhang
+// (docs/semantics.md §7): 0 without overhang, m for alpha = 0, else
+// min(m, ceil((k + alpha) / alpha)) in float.
 std::uint32_t right_overhang_steps(const SearchOptions& options, std::uint32_t m);
 
 // Cost of `j` pattern characters hanging over a text end: floor(j * alpha) in float, or j

@@ -1,7 +1,7 @@
 #pragma once
 // The output byte stream: stdout, or a file written under a temporary name in the same
-// folder and renamed to the final name only by commit() (SPEC §8), so a failed or
-// interrupted run never leaves a truncated file under the final name.
+// folder and renamed to the final name only by commit() (docs/architecture.md §1), so a
+// failed or interrupted run never leaves a truncated file under the final name.
 #include <string>
 
 #include "trawl/io/byte_sink.h"

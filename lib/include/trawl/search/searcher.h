@@ -23,7 +23,7 @@
 namespace trawl {
 
 // The part of a long record one task answers for, in forward end positions [begin, end).
-// Windows that tile [0, infinity) give exactly the hits of the unsplit record (DESIGN §3):
+// Windows that tile [0, infinity) give exactly the unsplit record's hits (docs/semantics.md §10):
 // a '+' run of ends with cost <= k belongs to the window holding its first end, a '-' run
 // to the window holding the forward start of its last reversed end, and each window looks
 // as far beyond its borders as its runs need.
@@ -81,8 +81,8 @@ class Searcher {
   const SearchPlan& plan() const { return plan_; }
 
  private:
-  // Short records in bulk (DESIGN §4 b-d): scans the patterns of whole records from the
-  // front of `texts` in the kernel's job lanes, one (record, pattern, strand) per lane.
+  // Short records in bulk (docs/architecture.md §3): scans the patterns of whole records
+  // from the front of `texts` in the kernel's job lanes, one (record, pattern, strand) a lane.
   // Takes records while they fit one work group (at least one) and returns how many it
   // took; then, for each of them in order, select_prescanned(r) followed by the calls the
   // mode's command allows answers exactly as after set_text(texts[r]). `paired_first`:
@@ -171,7 +171,7 @@ class Searcher {
   bool survives_n_filter(const StrandProfile& prof, Strand strand, const EndCost& end);
   // best: lowest cost first, ties -> largest end in the strand's orientation.
   void sort_best_first();
-  // N filter (SPEC §6), Sassy's two checks. Ranges are in the strand's coordinates.
+  // N filter (docs/semantics.md §8), Sassy's two checks; ranges in the strand's coordinates.
   bool passes_end_window_check(Strand strand, std::uint32_t m, std::uint64_t p) const;
   bool passes_region_check(Strand strand, std::uint64_t s, std::uint64_t e) const;
   std::uint64_t count_n(Strand strand, std::uint64_t s, std::uint64_t e) const;

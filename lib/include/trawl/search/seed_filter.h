@@ -20,7 +20,7 @@
 namespace trawl {
 
 // One scan the filter answers for: a single-word profile (m <= 64) and whether it runs
-// over the reversed text (the rc strand: complement(P) against reverse(T), SPEC §5).
+// over the reversed text (rc: complement(P) against reverse(T), docs/semantics.md §4).
 struct SeedScan {
   StrandProfile profile;
   bool reversed = false;
@@ -69,7 +69,7 @@ class SeedFilter {
 // the rest of the pattern then ends within k of where it would without edits:
 // s - o + m - k <= p <= s - o + m + k. So the ends of a strand lie in a range that the
 // occurrences of its pieces' seeds (their first few bases) bound, and a scan from m + k
-// before that range finds all of them exactly (DESIGN §3, exactness after warm-up). Results
+// before that range finds all of them exactly (docs/semantics.md §10, warm-up). Results
 // never change: a strand with no seed has no end with cost <= k, and the scanned range
 // holds every end that has. Pure, thread safe once built.
 class PairedSeedFilter {
@@ -88,8 +88,8 @@ class PairedSeedFilter {
   // codes [begin, end) in the strand's own order (reversed for rc, as the rc scan reads
   // them). Every end p with cost <= k lies in [begin + m + k, end] (in [1, end] where begin
   // is 0), so a scan of that range from a fresh start column reports exactly the strand's
-  // ends with cost <= k, at the same costs (DESIGN §3; at 0 the fresh column is the text's
-  // own).
+  // ends with cost <= k, at the same costs (docs/semantics.md §10; at 0 the fresh column is
+  // the text's own).
   struct StrandRange {
     bool live = false;
     std::uint32_t begin = 0, end = 0;

@@ -1,7 +1,7 @@
 #pragma once
-// Hit selection (SPEC §2) as a pure function of the sparse stream of (p, C[p]) with
-// C[p] <= k, in increasing p. DESIGN §3: the local-minimum rule restarts at every run of
-// consecutive ends with cost <= k, so values above k are never needed.
+// Hit selection (docs/semantics.md §2) as a pure function of the sparse stream of (p, C[p])
+// with C[p] <= k, in increasing p. docs/semantics.md §10: the local-minimum rule restarts at
+// every run of consecutive ends with cost <= k, so values above k are never needed.
 #include <cstdint>
 #include <limits>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Greedy traceback (SPEC §3, reference §2.6): start and CIGAR of a selected end, recomputed
+// Greedy traceback (docs/semantics.md §3): start and CIGAR of a selected end, recomputed
 // on the band text[p - (m + k), p). Owns a reusable DP buffer: one Tracer per thread.
 #include <cstdint>
 #include <span>

@@ -2,7 +2,7 @@
 // A small streaming Parquet writer for flat tables of INT32, INT64, UTF-8 string and BOOLEAN
 // columns (Debian 12 has no Arrow/parquet-cpp, so trawl writes the format itself).
 //
-// What it emits (see shared/reference/parquet-notes.md for why each field is there):
+// What it emits (docs/parquet.md says why each field is there):
 //   - REQUIRED columns, data page v1, PLAIN encoding; string columns use a per-chunk
 //     dictionary (RLE_DICTIONARY) while it stays small and pays off, else PLAIN;
 //   - pages of about 1 MiB, one column chunk per column per row group; a page is encoded and

@@ -1,9 +1,9 @@
 #pragma once
-// The one row model of every result sink (SPEC §7): which columns a command has, in which
-// order, with which names and value kinds, and how a hit, a pair count, a contains flag or
-// a pattern total becomes the fields of a row. A writer (TSV text, Parquet columns, later
-// BED/PAF/SAM) only turns fields into bytes, so a column is added here once and a format is
-// one writer.
+// The one row model of every result sink (docs/semantics.md §9, and the README's Output):
+// which columns a command has, in which order, with which names and value kinds, and how a
+// hit, a pair count, a contains flag or a pattern total becomes the fields of a row. A
+// writer (TSV text, Parquet columns, later BED/PAF/SAM) only turns fields into bytes, so a
+// column is added here once and a format is one writer.
 //
 // Writers see the rows through an inline interface, resolved at compile time (no virtual
 // call per field: dense outputs have millions of rows per second). A writer `Out` has:
@@ -187,7 +187,7 @@ void RowModel::hit_row(const RecordBatch& batch, const HitList& hits, const Hit&
   out.template field<Field::start>(4, h.start);
   out.template field<Field::end>(5, h.end);
   std::size_t col = 6;
-  // A '-' hit reads in pattern direction (SPEC §5) unless --sam asks for text direction.
+  // A '-' hit reads in pattern direction (docs/semantics.md §4) unless --sam asks otherwise.
   const bool rc = h.strand == Strand::rc;
   if (hit_columns_.region) {
     const auto r = static_cast<std::size_t>(h.text_idx - batch.first_record);
