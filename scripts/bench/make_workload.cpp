@@ -1,5 +1,6 @@
-// Writes the seeded benchmark workloads (issue W1–W5, ../shared ducksassy tables) as
-// FASTA on stdout, and for the paired tables the patterns as a -l list file.
+// Writes the seeded benchmark workloads (W1–W5 and the windows tables, described in
+// docs/performance.md, "Workloads") as FASTA on stdout, and for the paired tables the
+// patterns as a -l list file.
 //
 //   make_workload genome  TOTAL_BP RECORDS SEED [WIDTH]    > genome.fa   (W1; WIDTH: bases a line, 0 = one line)
 //   make_workload reads   COUNT LEN SEED [PATTERN]         > reads.fa    (W2, W3; PATTERN planted in 1 of 10)

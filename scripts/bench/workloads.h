@@ -1,5 +1,6 @@
 #pragma once
-// The seeded benchmark workloads (issue W1–W5, ../shared ducksassy tables), shared by
+// The seeded benchmark workloads (W1–W5 and the windows tables: docs/performance.md,
+// "Workloads"), shared by
 // make_workload.cpp (which writes them as FASTA) and bench_speed.cpp (which builds them in
 // memory). Both must see the same bytes for the same arguments, so every generator lives
 // here once. Header-only and dependency-free (make_workload is built on its own too, see
@@ -67,7 +68,7 @@ void random_patterns(std::uint64_t count, std::uint64_t len, std::uint64_t seed,
   }
 }
 
-// W4 and the scaling tables (ducksassy-workloads.md §2.2): windows of a 4,641,652 bp
+// W4 and the scaling tables (docs/performance.md, "Workloads"): windows of a 4,641,652 bp
 // reference (seeded random here); row i's sequence is the 256 bp at (i*131) mod (L-256)
 // and its pattern the 23-mer at offset 64 of it. "small" has 262,144 rows, "balanced"
 // 983,040, "large" is small repeated 8 times (2,097,152 rows; row i + j*262,144 = row i).

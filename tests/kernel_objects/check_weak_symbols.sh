@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The SIMD kernel objects are compiled with -mavx2 / -mavx512f (DESIGN §4). An inline
-# function or template they instantiate (a std::vector member, say) is emitted as a weak
-# symbol, and the linker keeps one copy for the whole program: if that copy holds AVX
+# The SIMD kernel objects are compiled with -mavx2 / -mavx512f (docs/architecture.md §3). An
+# inline function or template they instantiate (a std::vector member, say) is emitted as a
+# weak symbol, and the linker keeps one copy for the whole program: if that copy holds AVX
 # instructions, generic code calling it would crash on a CPU without them. This fails when a
 # weak symbol defined in a kernel object contains a VEX/EVEX instruction or a ymm, zmm or
 # mask register.

@@ -1,6 +1,8 @@
 // Validates Parquet files written by trawl's writer against the TSV of the same rows, with three
 // independent readers: DuckDB (C++, @duckdb/node-api), hyparquet (pure JS) and parquet-wasm
-// (arrow-rs). Adapted from shared/tools/parquet-crosscheck/crosscheck.mjs.
+// (arrow-rs). It began as a copy of the script that checked a prototype writer before trawl's
+// was written (kept outside this repository, and not needed here); docs/parquet.md says what
+// the readers require of a file.
 //
 //   node compare.mjs [--large] NAME FILE.parquet FILE.tsv [NAME FILE.parquet FILE.tsv ...]
 //

@@ -103,8 +103,8 @@ std::string run_length(const std::vector<char>& ops_backwards) {
   return out;
 }
 
-// Full DP of `P` against `T`, then selection, filters and traceback exactly as in reference
-// §2.2, §2.6, §3, §4.4.
+// Full DP of `P` against `T`, then selection, filters and traceback exactly as in
+// docs/semantics.md §2, §3, §7 and §8.
 std::vector<StrandHit> search_strand(std::string_view P, std::string_view T,
                                      const SearchOptions& opt, BestFrom best_from) {
   const std::uint32_t m = static_cast<std::uint32_t>(P.size());
@@ -135,7 +135,7 @@ std::vector<StrandHit> search_strand(std::string_view P, std::string_view T,
   for (std::uint64_t p = 0; p <= n; ++p) C[p] = D(m, p);
   for (std::uint32_t o = 1; o <= S; ++o) C[n + o] = D(m - o, n) + hang_cost(opt, o);
 
-  // Candidate end positions (SPEC §2).
+  // Candidate end positions (docs/semantics.md §2).
   std::vector<std::uint64_t> ends;
   if (opt.selection == Selection::all_ends ||
       (opt.selection == Selection::best && best_from == BestFrom::all_ends)) {
@@ -156,7 +156,7 @@ std::vector<StrandHit> search_strand(std::string_view P, std::string_view T,
   std::vector<StrandHit> out;
   std::vector<char> ops;
   for (const std::uint64_t p : ends) {
-    // N check 1: end window (reference §4.4).
+    // N check 1: end window (docs/semantics.md §8).
     if (nfilter) {
       const std::int64_t e = static_cast<std::int64_t>(std::min<std::uint64_t>(p, n));
       const std::int64_t w = std::max<std::int64_t>(static_cast<std::int64_t>(m) - k, 0);
@@ -166,7 +166,7 @@ std::vector<StrandHit> search_strand(std::string_view P, std::string_view T,
         if (!(frac <= f)) continue;
       }
     }
-    // Greedy traceback on the full matrix (reference §2.6).
+    // Greedy traceback on the full matrix (docs/semantics.md §3, §7).
     const std::uint64_t o = p > n ? p - n : 0;
     std::uint32_t j = m - static_cast<std::uint32_t>(o);
     std::uint64_t i = p - o;

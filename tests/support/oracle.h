@@ -1,10 +1,10 @@
 #pragma once
-// A naive O(n·m) dynamic-programming oracle for SPEC §1–§6, written straight from the
-// text of the SPEC and reference/sassy-semantics.md §2–§5 and independent of the library:
+// A naive O(n·m) dynamic-programming oracle for docs/semantics.md §1–§8, written straight
+// from the rules stated there and independent of the library:
 // it does not call PatternSet, Searcher, Tracer, the kernels or the library's alphabet and
 // overhang helpers. Every test that checks a search result compares against this.
 //
-// What it does, per strand (reference §2 pipeline):
+// What it does, per strand (Sassy's order of steps):
 //   full matrix D (D(0,i) = 0, D(j,0) = j or floor(j·α)), cost row C[0..n+S],
 //   end selection (local minima / all ends / best), N pre-filter on the end window,
 //   greedy traceback on the full matrix (= > X > D > I), N post-filter on the traced region.
@@ -30,11 +30,11 @@ struct OracleHit {
 
 bool operator==(const OracleHit& a, const OracleHit& b);
 
-// SPEC §4 equality of pattern byte `p` and text byte `t`, re-derived from the SPEC table
-// (iupac: set intersection, non-IUPAC bytes match nothing; dna: ACGT any case only;
+// docs/semantics.md §5 equality of pattern byte `p` and text byte `t`, re-derived from its
+// table (iupac: set intersection, non-IUPAC bytes match nothing; dna: ACGT any case only;
 // ascii: bytes, optionally ASCII case folded).
 bool eq(const trawl::AlphabetSpec& a, std::uint8_t p, std::uint8_t t);
-// True when `p` is a valid pattern byte for the alphabet (SPEC §4 "pattern" column).
+// True when `p` is a valid pattern byte for the alphabet (docs/semantics.md §5, "pattern").
 bool valid_pattern_byte(trawl::Alphabet a, std::uint8_t p);
 // IUPAC complement, case kept (A<->T, C<->G, R<->Y, K<->M, B<->V, D<->H; S W N X self;
 // U -> A, as U = T); every other byte unchanged. The identity for ascii.
@@ -52,17 +52,20 @@ std::uint32_t overhang_steps(const trawl::SearchOptions& opt, std::uint32_t m);
 std::vector<std::int32_t> cost_row(std::string_view pattern, std::string_view text,
                                    const trawl::SearchOptions& opt);
 
-// Which end positions Selection::best chooses from. SPEC §2 says "the lowest-cost hit among
-// those that pass the filters"; without the N filter both readings give the same hit (the
-// lowest-cost, rightmost end is always a local minimum). With the N filter they differ:
-//   local_minima: the default selection's hits (Sassy `search` + only_best_match, and SPEC §6
-//                 "a dropped hit is not replaced by a neighbour");
+// Which end positions Selection::best chooses from. docs/semantics.md §2 says "only the
+// lowest-cost hit among those that the N filter (§8) keeps"; without the N filter both
+// readings give the same hit (the lowest-cost, rightmost end is always a local minimum).
+// With the N filter they differ:
+//   local_minima: the default selection's hits (Sassy `search` + only_best_match, and
+//                 docs/semantics.md §8: "A dropped hit is not replaced by a neighbouring
+//                 end");
 //   all_ends:     every end with cost <= k (Sassy `search_all` + only_best_match).
 enum class BestFrom { local_minima, all_ends };
 
-// All hits of one pattern in one text, in SPEC §7 order within a pattern: by start, then
-// strand ('+' first), then end (stable: ties keep forward-then-rc, increasing end position in
-// the searched orientation). Throws std::logic_error if its own traceback fails (a bug here).
+// All hits of one pattern in one text, in docs/semantics.md §9 order within a pattern: by
+// start, then strand ('+' first), then end (stable: ties keep forward-then-rc, increasing
+// end position in the searched orientation). Throws std::logic_error if its own traceback
+// fails (a bug here).
 std::vector<OracleHit> search(std::string_view pattern, std::string_view text,
                               const trawl::SearchOptions& opt,
                               BestFrom best_from = BestFrom::local_minima);
@@ -81,8 +84,8 @@ int rescore_cigar(std::string_view pattern_part, std::string_view text_slice,
 std::string check_hit(std::string_view pattern, std::string_view text,
                       const trawl::SearchOptions& opt, const OracleHit& hit);
 
-// "+ [3,7) [0,4) c1 2=1X1=" (the format of reference §11.1; "∅"-free: empty CIGAR prints
-// as "*").
+// "+ [3,7) [0,4) c1 2=1X1=" (strand, [start,end), [pattern_start,pattern_end), cost, CIGAR,
+// as in the Sassy examples of oracle_vectors_test.cpp; an empty CIGAR prints as "*").
 std::string format_hit(const OracleHit& h);
 // Printable form of arbitrary bytes (\xNN for non-printables), for failure messages.
 std::string escape(std::string_view s);

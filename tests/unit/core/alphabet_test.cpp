@@ -1,6 +1,7 @@
-// Alphabets (SPEC §4): the IUPAC base sets, which bytes match, complements (IUPAC letters,
-// U, case), the text classes the kernels search, pattern validity and the alphabet names.
-// The expected values are written out here from the SPEC table, not derived from the library.
+// Alphabets (docs/semantics.md §5): the IUPAC base sets, which bytes match, complements
+// (IUPAC letters, U, case), the text classes the kernels search, pattern validity and the
+// alphabet names. The expected values are written out here from the table and the letter
+// sets of docs/semantics.md §5, not derived from the library.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -81,7 +82,7 @@ TEST_CASE("iupac matching is base-set intersection, any case; non-IUPAC text mat
   CHECK_FALSE(spec.matches(byte('R'), byte('C')));
   CHECK_FALSE(spec.matches(byte('X'), byte('N')));
   CHECK_FALSE(spec.matches(byte('N'), byte('X')));
-  CHECK_FALSE(spec.matches(byte('N'), byte('.')));  // SPEC: non-IUPAC text bytes match nothing
+  CHECK_FALSE(spec.matches(byte('N'), byte('.')));  // non-IUPAC text bytes match nothing (§5)
   CHECK_FALSE(spec.matches(byte('N'), byte('E')));
 }
 

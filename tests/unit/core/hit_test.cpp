@@ -1,5 +1,6 @@
-// Hits and CIGARs (SPEC §3): run-length text with an explicit count for every run, SAM
-// letters, the reversed order of --sam '-' rows, and HitList's out-of-line CIGAR runs.
+// Hits and CIGARs (docs/semantics.md §3): run-length text with an explicit count for every
+// run, SAM letters, the reversed order of --sam '-' rows, and HitList's out-of-line CIGAR
+// runs.
 #include <doctest/doctest.h>
 
 #include <string>

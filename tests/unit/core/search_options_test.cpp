@@ -1,6 +1,6 @@
-// SearchOptions (SPEC §1-§6): validate() rejects each bad option with a message naming it,
-// accepts the legal ranges inclusive of their bounds; which strands are searched; the
-// N-filter switch; the overhang helpers' single-precision formulas (SPEC §6).
+// SearchOptions (docs/semantics.md §1-§8): validate() rejects each bad option with a message
+// naming it, accepts the legal ranges inclusive of their bounds; which strands are searched;
+// the N-filter switch; the overhang helpers' single-precision formulas (docs/semantics.md §7).
 #include <doctest/doctest.h>
 
 #include <cmath>

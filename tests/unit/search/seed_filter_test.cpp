@@ -291,8 +291,9 @@ TEST_CASE("paired seed filter: what it answers for") {
   opt.alphabet.alphabet = Alphabet::dna;
   opt.k = 2;
   const PairedSeedFilter filter(opt.alphabet, opt.k, true, false);
-  // W4's shape: a 23-mer from offset 64 of a 256-base record. Pieces of 7, 8 and 8 bases
-  // (the seed picks a text where none of their seeds also occurs by chance).
+  // The shape of the benchmark workload W4 (docs/performance.md, "Workloads"): a 23-mer
+  // from offset 64 of a 256-base record. Pieces of 7, 8 and 8 bases (the seed picks a text
+  // where none of their seeds also occurs by chance).
   std::mt19937_64 rng(65);
   const std::string text = random_text(rng, 256, "ACGT");
   const std::string pattern = text.substr(64, 23);

@@ -1,8 +1,9 @@
-// Hit selection (SPEC §2, DESIGN §3): LocalMinimaSelector, fed only the ends with cost <= k,
-// reports exactly what the SPEC's one-pass rule reports on the whole cost row: plateaus give
-// their right end, a run restarts the rule, the last end position counts only when n >= 1.
-// Checked on hand-made rows and against a direct implementation of the SPEC text on random
-// rows (arbitrary values and real DP rows); LocalMinimaCounter counts the same ends.
+// Hit selection (docs/semantics.md §2 and §10): LocalMinimaSelector, fed only the ends with
+// cost <= k, reports exactly what the one-pass rule of §2 reports on the whole cost row:
+// plateaus give their right end, a run restarts the rule, the last end position counts only
+// when n >= 1. Checked on hand-made rows and against a direct implementation of the rule as
+// §2 states it, on random rows (arbitrary values and real DP rows); LocalMinimaCounter
+// counts the same ends.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -21,7 +22,7 @@ namespace {
 using Row = std::vector<std::int32_t>;
 using Picks = std::vector<std::pair<std::uint64_t, std::int32_t>>;
 
-// SPEC §2, word for word, on the whole row C[0..last].
+// The rule of docs/semantics.md §2, step by step, on the whole row C[0..last].
 Picks spec_local_minima(const Row& c, std::int32_t k) {
   Picks out;
   bool decreasing = true;
@@ -92,11 +93,11 @@ TEST_CASE("local minima: hand-made rows") {
   CHECK(select({5, 0, 1, 2, 5}, 2) == P{{1, 0}});
   // Nothing <= k, nothing reported.
   CHECK(select({5, 4, 5, 4}, 3) == P{});
-  // Row values above k never matter (DESIGN §3): any value > k gives the same hits.
+  // Values above k never matter (docs/semantics.md §10): any value > k gives the same hits.
   CHECK(select({3, 1, 7, 0, 100, 1}, 1) == select({2, 1, 2, 0, 2, 1}, 1));
 }
 
-TEST_CASE("local minima: the selector matches the SPEC rule on random rows, and the counter counts them") {
+TEST_CASE("local minima: the selector matches the one-pass rule on random rows, and the counter counts them") {
   const std::uint64_t seed = 91;
   std::mt19937_64 rng(seed);
   LocalMinimaSelector reused;  // finish() resets it for the next row
@@ -139,8 +140,8 @@ TEST_CASE("local minima: on real DP cost rows, including overhang rows (last = n
     const Picks want = spec_local_minima(c, opt.k);
     CHECK(select(c, opt.k) == want);
     CHECK(count(c, opt.k) == want.size());
-    // Every run of ends <= k yields at least one hit (DESIGN §3), so "some C[p] <= k" for
-    // p >= 1 implies a hit.
+    // Every run of ends <= k yields at least one hit (docs/semantics.md §10), so "some C[p]
+    // <= k" for p >= 1 implies a hit.
     bool any = false;
     for (std::size_t p = 1; p < c.size(); ++p) any = any || c[p] <= opt.k;
     if (any) CHECK(!want.empty());

@@ -1,9 +1,10 @@
-// Greedy traceback (SPEC §3, reference §2.6): Tracer gives Sassy's start and CIGAR ('=' then
-// 'X' then 'D' then 'I', indels pushed left) on the hand-checked cases of reference §2.6 and
-// §11.1, forward, reverse complement and with overhang; on seeded random cases it gives the
-// DP oracle's hit for every end <= k (both the bit-parallel band, m <= 64, and the full band
-// of longer patterns), every traced CIGAR re-scores to the reported cost, and a text slice
-// that covers only the band gives the same result as the whole text.
+// Greedy traceback (docs/semantics.md §3): Tracer gives Sassy's start and CIGAR ('=' then
+// 'X' then 'D' then 'I', indels pushed left) on Sassy 0.2.6's tie-breaking examples and
+// vectors (docs/architecture.md §5), forward, reverse complement and with overhang; on
+// seeded random cases it gives the DP oracle's hit for every end <= k (both the
+// bit-parallel band, m <= 64, and the full band of longer patterns), every traced CIGAR
+// re-scores to the reported cost, and a text slice that covers only the band gives the same
+// result as the whole text.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -74,7 +75,7 @@ void expect(const Traced& t, std::uint64_t start, std::uint64_t end, std::uint32
 
 }  // namespace
 
-TEST_CASE("traceback: reference §2.6 tie-breaking examples (forward)") {
+TEST_CASE("traceback: Sassy tie-breaking examples (forward)") {
   const auto dna = [](int k) { return options(Alphabet::dna, k); };
   const Strand f = Strand::fwd;
   SUBCASE("the extra G is placed left") { expect(trace("ACGT", "TTACGGTTT", dna(1), f, 7), 2, 7, 0, 4, 1, "2=1D2="); }
@@ -89,7 +90,7 @@ TEST_CASE("traceback: reference §2.6 tie-breaking examples (forward)") {
   }
 }
 
-TEST_CASE("traceback: reference §11.1 vectors (forward, all ends, k >= m, ascii)") {
+TEST_CASE("traceback: Sassy vectors (forward, all ends, k >= m, ascii)") {
   const Strand f = Strand::fwd;
   const auto dna = [](int k) { return options(Alphabet::dna, k); };
   expect(trace("ACGT", "TTACGGTTT", dna(1), f, 5), 2, 5, 0, 4, 1, "3=1I");

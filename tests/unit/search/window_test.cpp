@@ -26,7 +26,7 @@ Key key_of(const HitList& list, const Hit& h) {
   return {h.start, static_cast<int>(h.strand), h.end, h.pattern_start, h.pattern_end, h.cost, cigar};
 }
 
-// SPEC §7 order; equal (start, strand, end) keep pattern_end descending.
+// docs/semantics.md §9 order; equal (start, strand, end) keep pattern_end descending.
 bool output_less(const Key& a, const Key& b) {
   if (std::get<0>(a) != std::get<0>(b)) return std::get<0>(a) < std::get<0>(b);
   if (std::get<1>(a) != std::get<1>(b)) return std::get<1>(a) < std::get<1>(b);

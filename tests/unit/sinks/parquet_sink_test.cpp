@@ -1,4 +1,4 @@
-// Parquet sinks (SPEC §7): the same columns and rows as the TSV sinks, decoded with the
+// Parquet sinks (README, Output): the same columns and rows as the TSV sinks, decoded with the
 // independent test reader (tests/support/parquet_reader.h): column names and physical types
 // (INT64 positions and indexes, INT32 cost and count, UTF8 strings, BOOLEAN contains), every
 // value, row groups of the asked size, each compression, the version metadata, and invalid
@@ -82,7 +82,7 @@ Table table_of_tsv(const std::string& tsv) {
   return t;
 }
 
-// Column name -> (physical type, UTF8 annotation) as the SPEC gives them.
+// Column name -> (physical type, UTF8 annotation) as the README's Output section gives them.
 void check_types(const tp::File& f) {
   for (const tp::SchemaColumn& c : f.columns) {
     CAPTURE(c.name);

@@ -233,7 +233,7 @@ TEST_CASE("zigzag and varints") {
   CHECK(varint(0) == bytes({0x00}));
   CHECK(varint(127) == bytes({0x7F}));
   CHECK(varint(128) == bytes({0x80, 0x01}));
-  CHECK(varint(50399) == bytes({0xDF, 0x89, 0x03}));  // parquet-notes §3.2
+  CHECK(varint(50399) == bytes({0xDF, 0x89, 0x03}));  // docs/parquet.md §2
   CHECK(varint(~std::uint64_t{0}).size() == 10);
 
   Bytes le;

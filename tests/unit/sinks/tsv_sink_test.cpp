@@ -1,4 +1,4 @@
-// TSV sinks (SPEC §7): the header of each command and option, and the exact row text of
+// TSV sinks (README, Output): the header of each command and option, and the exact row text of
 // hits (both strands, --sam, --no-region, --no-cigar, --columns, empty CIGARs, long ids,
 // numbers of every width), count (pairs and --by pattern totals) and contains (per record
 // and --by-pattern), written through the make_* factories into an in-memory ByteSink.
