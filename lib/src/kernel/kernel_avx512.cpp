@@ -528,8 +528,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void build_peq_vbmi(
 // each) give every window's 6-mer as a head byte (its first four bases) and a tail (the last
 // two); the seed bitmap's byte for the head (two 256-entry byte permutes, one per half of
 // the tails) and the tail's bit in it tell the windows that start a seed of any scan, and
-// only those (a tenth of them for a panel of 32 patterns on both strands, hardly any for a
-// few patterns) are looked up in the table, one by one. Gathering every window's word
+// only those (a small share of the windows, the smaller the fewer the patterns) are looked
+// up in the table, one by one. Gathering every window's word
 // instead gained nothing over the scalar loop, as a gather loads one word at a time on AMD
 // Zen 5.
 // The windows are OR-ed, so the last block may overlap the one before it. Needs AVX512-VBMI
@@ -633,7 +633,7 @@ __attribute__((target("avx512f,avx512bw"), always_inline)) inline __m512i span_b
 // byte shuffle from class to base) and carried into the next; every position's value is
 // built by doubling: pairs of bases, then four (the value's low byte), then the four after
 // them (its high byte), each step one two-register byte permute that shifts the block by
-// 1, 2 and 4 positions (a load and a shuffle per base of the value took twice as long). The
+// 1, 2 and 4 positions (fewer instructions than a load and a shuffle per base). The
 // values are compared with each seed's two bytes; positions that start a seed are rare (an
 // occurrence, a chance match), so a block's masks are only looked at when one has any.
 // Needs AVX512-VBMI and BW (the dispatch below checks).

@@ -76,8 +76,8 @@ class PatternSet {
   // the same time (millions of --paired patterns are serial time before the search starts).
   // Throws as add() for the first invalid pattern of the list, leaving the set unchanged.
   // The patterns stay views into `text`, and their ids are not stored but spelled on demand:
-  // copying 2 million patterns with their ids and offsets into fresh arrays was about 90 MB
-  // that the kernel had to clear first, a sixth of a --paired run. `owner` keeps the text
+  // copying millions of patterns with their ids and offsets would fill fresh memory that
+  // the kernel must clear first, serial time before a --paired search. `owner` keeps the text
   // alive as long as the set (null: the caller does). `read` (optional) hears of each piece
   // once, when both passes are through with it, so a mapped list can leave resident memory
   // as it is read (its pages come back from the page cache where a pattern is used).

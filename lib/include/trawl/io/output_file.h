@@ -33,7 +33,7 @@ class OutputFile : public ByteSink {
   int fd_ = -1;
   bool committed_ = false;
   bool direct_ = false;  // a device or FIFO, written in place
-  HugePageVector<char> buf_;  // (a zeroed MiB was a tenth of a short run's start-up; its 256 page faults 2%)
+  HugePageVector<char> buf_;  // (huge pages: its MiB faults in once, not page by page)
   std::size_t used_ = 0;
 };
 
