@@ -224,7 +224,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
   while (active) {
     // A job that stops at its first end idles until its block ends: shorter blocks then.
     // Over every lane, branch free (idle lanes have the most left), so it vectorizes: a
-    // first-end scan runs it once per short block, too often for a loop over the active bits.
+    // loop over the active bits would branch on every lane in every block.
     std::uint32_t steps = kFirstOnly ? kBlock / 4 : kBlock;
     for (unsigned l = 0; l < L; ++l) steps = std::min(steps, len_of[l] - pos_of[l]);
     // Equality words, step-major: eqbuf[s * L + l].

@@ -9,7 +9,7 @@
 namespace trawl {
 
 // The pattern as one strand searches it (a view; cheap to copy). The rc strand searches
-// complement(P) (not reversed) against reverse(T), as Sassy does (SPEC §5).
+// complement(P) (not reversed) against reverse(T), as Sassy does (docs/semantics.md §4).
 struct StrandProfile {
   std::uint32_t m = 0;             // pattern length
   std::uint32_t words = 0;         // ceil(m / 64)
