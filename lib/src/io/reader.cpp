@@ -20,6 +20,7 @@
 
 #include "trawl/core/errors.h"
 #include "trawl/core/memory_pages.h"
+#include "trawl/kernel/cpu.h"
 
 namespace trawl {
 
@@ -115,7 +116,7 @@ std::size_t find_line_end_or_nul(const char* p, std::size_t n) {
 
 bool index_lines(const char* p, std::size_t n, UninitializedVector<std::uint32_t>& out) {
 #if defined(__SSE2__)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool avx2 = cpu_features().avx2;
   return avx2 ? index_lines_avx2(p, n, out) : index_lines_with<Sse2Lines>(p, n, out);
 #else
   return index_lines_with<ByteLines>(p, n, out);

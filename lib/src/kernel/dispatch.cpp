@@ -1,16 +1,15 @@
-// CPU probe and kernel choice. The SIMD kernels live in their own translation units built
-// with their own -m flags; this file is generic and only calls them after the probe.
+// Kernel choice. The SIMD kernels live in their own translation units built with their own
+// -m flags; this file is generic and only calls them after the CPU probe (cpu.cpp).
+#include "trawl/kernel/cpu.h"
 #include "trawl/kernel/kernel.h"
 
 namespace trawl {
 
 std::vector<const KernelFns*> available_kernels() {
   std::vector<const KernelFns*> k = {&scalar_kernel()};
-#if defined(__x86_64__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) k.push_back(&avx2_kernel());
-  if (__builtin_cpu_supports("avx512f")) k.push_back(&avx512_kernel());
-#endif
+  const CpuFeatures& cpu = cpu_features();
+  if (cpu.avx2) k.push_back(&avx2_kernel());
+  if (cpu.avx512f) k.push_back(&avx512_kernel());
   return k;
 }
 

@@ -1,7 +1,7 @@
 // AVX-512 kernel: four vectors of 8 (or 16 narrow) lanes, each lane a text segment of a chunk
 // (kernel_tiled.h) or a short record (kernel_jobs.h). Patterns longer than 64 and short
 // chunks go to the scalar kernel. Compiled with -mavx512f only (the VBMI encoder with its
-// own target attribute); chosen at run time by the CPU probe in dispatch.cpp.
+// own target attribute); chosen at run time by dispatch.cpp after the CPU probe (cpu.cpp).
 #include <immintrin.h>
 
 #include <array>
@@ -9,13 +9,14 @@
 
 #include "kernel_jobs.h"
 #include "kernel_tiled.h"
+#include "trawl/kernel/cpu.h"
 
 namespace trawl {
 namespace {
 
 // Whether the CPU counts bits in vector lanes (AVX512-VPOPCNTDQ: Ice Lake, Zen 4 and later).
 bool popcount_supported() {
-  static const bool vpopcntdq = __builtin_cpu_supports("avx512vpopcntdq");
+  static const bool vpopcntdq = cpu_features().avx512vpopcntdq;
   return vpopcntdq;
 }
 
@@ -197,7 +198,7 @@ struct Avx512Narrow {
   // Needs AVX512BW for the byte unpacks (compiled for it alone, called where the CPU has it).
   static constexpr bool kTwoTables = true;
   static bool two_tables_supported() {
-    static const bool bw = __builtin_cpu_supports("avx512bw");
+    static const bool bw = cpu_features().avx512bw;
     return bw;
   }
   __attribute__((target("avx512f,avx512bw"))) static void fill_two_tables(__m512i a, __m512i b, unsigned use_b, const std::uint8_t* const* text,
@@ -890,15 +891,14 @@ __attribute__((target("avx512f,avx512bw,avx512bitalg"))) void screen_avx512bw(co
 
 const KernelFns& avx512_kernel() {
   // contains wants the first end, which an early-exiting scalar scan finds soonest.
-  static const bool bw = __builtin_cpu_supports("avx512bw");
-  static const bool bitalg = __builtin_cpu_supports("avx512bitalg");
-  static const bool vbmi = __builtin_cpu_supports("avx512vbmi") && bw;
+  static const bool vbmi = cpu_features().avx512vbmi && cpu_features().avx512bw;
+  static const bool screen = cpu_features().avx512bw && cpu_features().avx512bitalg;
   static const KernelFns fns{"avx512", &scan_avx512, scalar_kernel().scan_first,
                              &scan_jobs_avx512, vbmi ? &encode_vbmi : scalar_kernel().encode,
                              vbmi ? &build_peq_vbmi : scalar_kernel().build_peq,
                              vbmi ? &seed_lookup_vbmi : scalar_kernel().seed_lookup,
                              vbmi ? &seed_spans_vbmi : avx2_kernel().seed_spans,
-                             bw && bitalg ? &screen_avx512bw : nullptr};
+                             screen ? &screen_avx512bw : nullptr};
   return fns;
 }
 

@@ -76,6 +76,75 @@ inline unsigned step(typename V::Reg eq, typename V::Reg& pv, typename V::Reg& m
   return V::le_mask(score, kv);
 }
 
+// The equality words of every lane of scan() for its next `steps` (<= kBlock) steps,
+// step-major: eqbuf[s * L + l], lane l reading text_of[l] from pos_of[l] through its profile
+// (table_of[l], or peq_of[l] where bit l of `untabled` is set). Idle lanes see no matches.
+// (Always inlined, so that scan() compiles much as with this code in its body: the arrays
+// stay its own locals.)
+template <class V, class Word = typename V::Word, unsigned G = V::kGroups>
+[[gnu::always_inline]] inline void fill_block(const std::uint8_t* const* text_of, const std::uint32_t* pos_of,
+                                              const std::uint64_t* const* peq_of,
+                                              const typename V::Table* table_of, LaneBits untabled,
+                                              std::uint32_t steps, Word* eqbuf) {
+  constexpr unsigned W = V::kLanes;
+  constexpr unsigned L = G * W;
+  constexpr LaneBits kGroupLanes = (LaneBits{1} << W) - 1;  // one vector's lanes as bits
+  for (unsigned g = 0; g < G; ++g) {
+    const std::uint8_t* texts[W];
+    for (unsigned i = 0; i < W; ++i) texts[i] = text_of[g * W + i] + pos_of[g * W + i];
+    if ((untabled >> (g * W) & kGroupLanes) == 0) {
+      if constexpr (V::kTwoTables) {
+        // At most two profiles among the lanes (text tiles of one pattern, or the strands
+        // of one): the cheaper lookup, where the block is long enough to pay for its
+        // transpose of 64 steps.
+        if (steps > kBlock / 4 && V::two_tables_supported()) {
+          const std::uint64_t* const* peq = peq_of + g * W;
+          unsigned use_b = 0, b = 0;  // (W <= 16 bits)
+          bool two = true;
+          for (unsigned i = 1; i < W && two; ++i) {
+            if (peq[i] == peq[0]) continue;
+            if (b == 0) b = i;
+            two = peq[i] == peq[b];
+            use_b |= 1u << i;
+          }
+          if (two) {
+            V::fill_two_tables(table_of[g * W], table_of[g * W + b], use_b, texts, steps, eqbuf + g * W, L);
+            continue;
+          }
+        }
+      }
+      V::fill(table_of + g * W, texts, steps, eqbuf + g * W, L);
+      continue;
+    }
+    for (unsigned i = 0; i < W; ++i) {
+      const std::uint64_t* peq = peq_of[g * W + i];
+      Word* dst = eqbuf + g * W + i;
+      for (std::uint32_t s = 0; s < steps; ++s) dst[s * L] = static_cast<Word>(peq[texts[i][s]]);
+    }
+  }
+}
+
+// Advances the positions of scan()'s L lanes by `steps` where the lane is `active` (idle
+// ones by 0) and returns the lanes that have reached their text's end, as bits. Branch free
+// over every lane, in parts of at most 32 lanes with 32-bit masks, which GCC vectorizes
+// (over 64-bit masks it did not).
+template <unsigned L>
+[[gnu::always_inline]] inline LaneBits advance_positions(std::uint32_t* pos_of, const std::uint32_t* len_of,
+                                                         LaneBits active, std::uint32_t steps) {
+  LaneBits done = 0;
+  constexpr unsigned kPart = L < 32 ? L : 32;
+  for (unsigned p = 0; p < L; p += kPart) {
+    const auto part_active = static_cast<std::uint32_t>(active >> p);
+    std::uint32_t part_done = 0;
+    for (unsigned i = 0; i < kPart; ++i) {
+      pos_of[p + i] += steps & (0u - (part_active >> i & 1u));
+      part_done |= static_cast<std::uint32_t>(pos_of[p + i] == len_of[p + i]) << i;
+    }
+    done |= LaneBits{part_done} << p;
+  }
+  return done;
+}
+
 // V: the vector operations of one instruction set (see kernel_avx2.cpp, kernel_avx512.cpp),
 // on lanes of V::Word: 64-bit lanes for any m <= 64, or 32-bit lanes (twice as many per
 // vector) when every job has m <= 32. A lane's bits below m depend only on bits below m
@@ -88,7 +157,6 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
   constexpr unsigned G = V::kGroups;  // vectors stepped together
   constexpr unsigned L = G * W;       // lanes in all
   static_assert(L <= 64, "lanes are LaneBits");
-  constexpr LaneBits kGroupLanes = (LaneBits{1} << W) - 1;  // one vector's lanes as bits
   using Reg = typename V::Reg;
   using Word = typename V::Word;
 
@@ -159,40 +227,8 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     // loop over the active bits would branch on every lane in every block.
     std::uint32_t steps = kFirstOnly ? kBlock / 4 : kBlock;
     for (unsigned l = 0; l < L; ++l) steps = std::min(steps, len_of[l] - pos_of[l]);
-    // Equality words, step-major: eqbuf[s * L + l]. Idle lanes see no matches.
-    for (unsigned g = 0; g < G; ++g) {
-      const std::uint8_t* texts[W];
-      for (unsigned i = 0; i < W; ++i) texts[i] = text_of[g * W + i] + pos_of[g * W + i];
-      if ((untabled >> (g * W) & kGroupLanes) == 0) {
-        if constexpr (V::kTwoTables) {
-          // At most two profiles among the lanes (text tiles of one pattern, or the strands
-          // of one): the cheaper lookup, where the block is long enough to pay for its
-          // transpose of 64 steps.
-          if (steps > kBlock / 4 && V::two_tables_supported()) {
-            const std::uint64_t* const* peq = peq_of + g * W;
-            unsigned use_b = 0, b = 0;  // (W <= 16 bits)
-            bool two = true;
-            for (unsigned i = 1; i < W && two; ++i) {
-              if (peq[i] == peq[0]) continue;
-              if (b == 0) b = i;
-              two = peq[i] == peq[b];
-              use_b |= 1u << i;
-            }
-            if (two) {
-              V::fill_two_tables(table_of[g * W], table_of[g * W + b], use_b, texts, steps, eqbuf + g * W, L);
-              continue;
-            }
-          }
-        }
-        V::fill(table_of + g * W, texts, steps, eqbuf + g * W, L);
-        continue;
-      }
-      for (unsigned i = 0; i < W; ++i) {
-        const std::uint64_t* peq = peq_of[g * W + i];
-        Word* dst = eqbuf + g * W + i;
-        for (std::uint32_t s = 0; s < steps; ++s) dst[s * L] = static_cast<Word>(peq[texts[i][s]]);
-      }
-    }
+    // Equality words, step-major: eqbuf[s * L + l].
+    fill_block<V>(text_of, pos_of, peq_of, table_of, untabled, steps, eqbuf);
 
     Reg pv[G], mv[G], score[G], last[G];
     load_lanes<V>(pv_a, mv_a, score_a, last_a, pv, mv, score, last);
@@ -213,19 +249,7 @@ std::size_t scan(const ScanJob* jobs, std::size_t n, std::int32_t k, JobEnd* out
     store_lanes<V>(pv, mv, score, pv_a, mv_a, score_a);
     // The same: every lane advances (idle ones by 0), then only the lanes whose job is done
     // are visited.
-    // (In parts of at most 32 lanes with 32-bit masks, which GCC vectorizes; over 64-bit
-    // masks it did not.)
-    LaneBits done = 0;
-    constexpr unsigned kPart = L < 32 ? L : 32;
-    for (unsigned p = 0; p < L; p += kPart) {
-      const auto part_active = static_cast<std::uint32_t>(active >> p);
-      std::uint32_t part_done = 0;
-      for (unsigned i = 0; i < kPart; ++i) {
-        pos_of[p + i] += steps & (0u - (part_active >> i & 1u));
-        part_done |= static_cast<std::uint32_t>(pos_of[p + i] == len_of[p + i]) << i;
-      }
-      done |= LaneBits{part_done} << p;
-    }
+    LaneBits done = advance_positions<L>(pos_of, len_of, active, steps);
     if constexpr (kFirstOnly) done |= ~live;
     for (done &= active; done; done &= done - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctzll(done));

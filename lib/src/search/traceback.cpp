@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "trawl/kernel/cpu.h"
+
 namespace trawl {
 namespace {
 
@@ -144,7 +146,7 @@ TraceResult Tracer::trace(const StrandProfile& prof, std::span<const std::uint8_
       col_pv_[i] = pv;
       col_mv_[i] = mv;
     }
-    static const bool hw_popcount = __builtin_cpu_supports("popcnt");
+    static const bool hw_popcount = cpu_features().popcnt;
     end_cell = (hw_popcount ? &walk_columns_popcnt : &walk_columns<false>)(
         col_pv_.data(), col_mv_.data(), prof, text, rows, cols, left_overhang, options, rev_ops_,
         i_stop, pattern_start);

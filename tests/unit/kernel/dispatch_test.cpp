@@ -13,6 +13,7 @@
 #include "support/oracle.h"
 #include "support/random_text.h"
 #include "trawl/core/pattern_set.h"
+#include "trawl/kernel/cpu.h"
 #include "trawl/kernel/kernel.h"
 
 using namespace trawl;
@@ -82,6 +83,24 @@ TEST_CASE("CPU probe: scalar first, then only the kernels this CPU supports, fas
     for (const auto& n : names) s += n + " ";
     return s;
   }());
+}
+
+TEST_CASE("cpu_features: one probe, each feature as the compiler's own probe has it") {
+  const CpuFeatures& cpu = cpu_features();
+  CHECK(&cpu_features() == &cpu);
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  CHECK(cpu.popcnt == static_cast<bool>(__builtin_cpu_supports("popcnt")));
+  CHECK(cpu.avx2 == static_cast<bool>(__builtin_cpu_supports("avx2")));
+  CHECK(cpu.avx512f == static_cast<bool>(__builtin_cpu_supports("avx512f")));
+  CHECK(cpu.avx512bw == static_cast<bool>(__builtin_cpu_supports("avx512bw")));
+  CHECK(cpu.avx512bitalg == static_cast<bool>(__builtin_cpu_supports("avx512bitalg")));
+  CHECK(cpu.avx512vbmi == static_cast<bool>(__builtin_cpu_supports("avx512vbmi")));
+  CHECK(cpu.avx512vpopcntdq == static_cast<bool>(__builtin_cpu_supports("avx512vpopcntdq")));
+#else
+  CHECK_FALSE(cpu.avx2);
+  CHECK_FALSE(cpu.avx512f);
+#endif
 }
 
 TEST_CASE("find_kernel: known names, auto = the fastest available, unknown or missing -> null") {

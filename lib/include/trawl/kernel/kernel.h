@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "trawl/core/pattern_set.h"
+#include "trawl/kernel/profile.h"
 
 namespace trawl {
 
