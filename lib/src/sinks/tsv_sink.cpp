@@ -24,14 +24,14 @@ class RowWriter {
     w_ = out_.data() + used;
     end_ = out_.data() + out_.size();
   }
-  void reserve(std::size_t bound) {
+  [[gnu::always_inline]] void reserve(std::size_t bound) {
     if (static_cast<std::size_t>(end_ - w_) < bound + kSlack) grow(bound + kSlack);
   }
   void close() { out_.resize(static_cast<std::size_t>(w_ - out_.data())); }
   // Fields are mostly a few bytes (ids, names, costs, a short region), where a memcpy call
   // costs more than the copy: up to 16 bytes go as two overlapping loads and stores that
   // stay inside the field.
-  void put(std::string_view v) {
+  [[gnu::always_inline]] void put(std::string_view v) {
     const std::size_t n = v.size();
     const char* src = v.data();
     if (n >= 8 && n <= 16) {
@@ -47,16 +47,16 @@ class RowWriter {
   }
   // `n` bytes from a buffer that may be read up to 32 bytes past them (rounded up to whole
   // 32-byte copies, which the slack absorbs).
-  void put_padded(const char* src, std::size_t n) {
+  [[gnu::always_inline]] void put_padded(const char* src, std::size_t n) {
     for (std::size_t i = 0; i < n; i += 32) std::memcpy(w_ + i, src + i, 32);
     w_ += n;
   }
-  void put(char c) { *w_++ = c; }
+  [[gnu::always_inline]] void put(char c) { *w_++ = c; }
   // The byte written last (a row's closing tab becomes its newline).
   char& back() { return w_[-1]; }
   // Costs, CIGAR lengths and short-read positions are mostly one to four digits: two digits
   // per table lookup, no division loop.
-  void put_uint(std::uint64_t v) {
+  [[gnu::always_inline]] void put_uint(std::uint64_t v) {
     if (v < 10) {
       *w_++ = static_cast<char>('0' + v);
     } else if (v < 100) {
@@ -153,51 +153,64 @@ class TsvRowWriter {
   void end_row() { w_.back() = '\n'; }
   void end_rows() { w_.close(); }
 
-  void pair(std::size_t, const rows::PairIds& ids) {
+  // The room a hit row's region and CIGAR take (a run is at most 24 bytes: its count and
+  // letter), made with the row's ids in pair(); the region and CIGAR fields then need none.
+  [[gnu::always_inline]] void hit_row_sizes(std::size_t region_bytes, std::size_t cigar_runs) {
+    row_extra_ = region_bytes + 24 * cigar_runs;
+  }
+
+  // (Inlined into the row loop, as are the fields: a call would pass the writer's address,
+  // and every byte written would then reload its cursor.)
+  [[gnu::always_inline]] void pair(std::size_t, const rows::PairIds& ids) {
+    // (Ids are spelled into a room of the call's own: a member's address, passed to
+    // PatternSet::id, would make every byte written reload the writer's cursor.)
+    PatternSet::IdRoom room;
     if (!ids.shared) {
-      const std::string_view pat_id = ids.pattern.spell(room_), text_id = ids.record.spell();
-      w_.reserve(pat_id.size() + text_id.size() + fixed_);
+      const std::string_view pat_id = ids.pattern.spell(room), text_id = ids.record.spell();
+      w_.reserve(pat_id.size() + text_id.size() + fixed_ + row_extra_);
       put_field(pat_id);
       put_field(text_id);
       return;
     }
     // Dense outputs have many rows per pair: its two ids are spelled once.
     if (!prefix_.is(ids.pattern.idx, ids.record.idx))
-      prefix_.set(ids.pattern.idx, ids.record.idx, ids.pattern.spell(room_), ids.record.spell());
-    w_.reserve(prefix_.size() + fixed_);
+      prefix_.set(ids.pattern.idx, ids.record.idx, ids.pattern.spell(room), ids.record.spell());
+    w_.reserve(prefix_.size() + fixed_ + row_extra_);
     if (prefix_.fits()) {
       w_.put_padded(prefix_.data(), prefix_.size());
     } else {
-      put_field(ids.pattern.spell(room_));
+      put_field(ids.pattern.spell(room));
       put_field(ids.record.spell());
     }
   }
   template <rows::Field F>
-  void field(std::size_t, const rows::PatternId& id) { put_string(id.spell(room_)); }
+  [[gnu::always_inline]] void field(std::size_t, const rows::PatternId& id) {
+    PatternSet::IdRoom room;
+    put_string(id.spell(room));
+  }
   template <rows::Field F>
-  void field(std::size_t, const rows::RecordId& id) { put_string(id.spell()); }
+  [[gnu::always_inline]] void field(std::size_t, const rows::RecordId& id) { put_string(id.spell()); }
   template <rows::Field F>
-  void field(std::size_t, std::int32_t v) {
+  [[gnu::always_inline]] void field(std::size_t, std::int32_t v) {
     if (v < 0) w_.put('-');
     w_.put_uint(static_cast<std::uint64_t>(v < 0 ? -static_cast<std::int64_t>(v) : v));
     w_.put('\t');
   }
   template <rows::Field F>
-  void field(std::size_t, std::uint64_t v) {
+  [[gnu::always_inline]] void field(std::size_t, std::uint64_t v) {
     w_.put_uint(v);
     w_.put('\t');
   }
   template <rows::Field F>
-  void field(std::size_t, Strand s) {
+  [[gnu::always_inline]] void field(std::size_t, Strand s) {
     w_.put(strand_char(s));
     w_.put('\t');
   }
   template <rows::Field F>
-  void field(std::size_t, bool v) { w_.put(v ? std::string_view("true\t") : std::string_view("false\t")); }
+  [[gnu::always_inline]] void field(std::size_t, bool v) { w_.put(v ? std::string_view("true\t") : std::string_view("false\t")); }
   template <rows::Field F>
-  void field(std::size_t, const rows::Region& region) {
-    const std::string_view text = region.text();
-    w_.reserve(text.size() + fixed_);
+  [[gnu::always_inline]] void field(std::size_t, const rows::Region& region) {
+    const std::string_view text = region.text();  // (room made by hit_row_sizes)
     if (region.revcomp == nullptr) {
       w_.put(text);
     } else {
@@ -207,10 +220,8 @@ class TsvRowWriter {
     w_.put('\t');
   }
   template <rows::Field F>
-  void field(std::size_t, const rows::Cigar& cigar) {
-    // A run is at most 24 bytes: its count and letter.
-    const std::span<const CigarOp> ops = cigar.ops;
-    w_.reserve(24 * ops.size() + fixed_);
+  [[gnu::always_inline]] void field(std::size_t, const rows::Cigar& cigar) {
+    const std::span<const CigarOp> ops = cigar.ops;  // (room made by hit_row_sizes)
     for (std::size_t i = 0; i < ops.size(); ++i) {
       const CigarOp& op = ops[cigar.reversed ? ops.size() - 1 - i : i];
       w_.put_uint(op.len);
@@ -231,8 +242,8 @@ class TsvRowWriter {
 
   RowWriter w_;
   std::size_t fixed_;
+  std::size_t row_extra_ = 0;
   PairPrefix prefix_;
-  PatternSet::IdRoom room_;
 };
 
 // Every command's TSV: a header of the column names, then the rows.

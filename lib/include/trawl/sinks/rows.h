@@ -15,6 +15,8 @@
 // count of its own, whose every increment would go through memory), and V one of PatternId, RecordId (string columns), std::int32_t, std::uint64_t (int32
 // and int64 columns; a writer checks the range of an int32 column), Strand, Region, Cigar
 // (string columns) and bool. Each row visits the fields of columns() in their order.
+// Optionally, `void hit_row_sizes(std::size_t region_bytes, std::size_t cigar_runs)`: called
+// before a hit row's pair with the lengths of its match_region and CIGAR.
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -154,9 +156,10 @@ class RowModel {
   bool totals() const { return source_ == Source::pattern_totals; }
   const PatternSet& patterns() const { return *patterns_; }
 
-  // Visits the rows of one batch, in output order (none for totals()).
+  // Visits the rows of one batch, in output order (none for totals()). Inlined into the
+  // writer's caller, whose writer object then stays in registers.
   template <class Out>
-  void batch_rows(const RecordBatch& batch, const BatchResults& results, Out& out) const;
+  [[gnu::always_inline]] inline void batch_rows(const RecordBatch& batch, const BatchResults& results, Out& out) const;
   // Visits the total rows of patterns [first, first + n).
   template <class Out>
   void total_rows(const PatternTotals& totals, std::size_t first, std::size_t n, Out& out) const;
@@ -167,9 +170,14 @@ class RowModel {
       : patterns_(&patterns), source_(source), columns_(std::move(columns)) {}
 
   // (Inlined into the row loop: a call per row costs more than most of its fields.)
-  template <class Out>
+  // kDefault: the default columns (region and CIGAR in pattern direction, no extras), known
+  // at compile time so that a dense output's rows test no options.
+  template <bool kDefault, class Out>
   [[gnu::always_inline]] inline void hit_row(const RecordBatch& batch, const HitList& hits, const Hit& h,
                                              Out& out) const;
+  bool default_hit_columns() const {
+    return hit_columns_.region && hit_columns_.cigar && !hit_columns_.sam && hit_columns_.extra.empty();
+  }
 
   const PatternSet* patterns_;
   Source source_;
@@ -178,9 +186,14 @@ class RowModel {
   AlphabetSpec alphabet_{};
 };
 
-template <class Out>
+template <bool kDefault, class Out>
 void RowModel::hit_row(const RecordBatch& batch, const HitList& hits, const Hit& h, Out& out) const {
+  const auto r = static_cast<std::size_t>(h.text_idx - batch.first_record);
   out.begin_row();
+  // A writer that makes room row by row may take the row's variable sizes first, to make
+  // room once (a check per field showed in dense outputs).
+  if constexpr (requires { out.hit_row_sizes(std::size_t{}, std::size_t{}); })
+    out.hit_row_sizes(h.end - h.start, h.cigar_count);
   out.pair(0, PairIds{{patterns_, h.pattern_idx}, {&batch, h.text_idx}, true});
   out.template field<Field::cost>(2, h.cost);
   out.template field<Field::strand>(3, h.strand);
@@ -189,12 +202,15 @@ void RowModel::hit_row(const RecordBatch& batch, const HitList& hits, const Hit&
   std::size_t col = 6;
   // A '-' hit reads in pattern direction (docs/semantics.md §4) unless --sam asks otherwise.
   const bool rc = h.strand == Strand::rc;
-  if (hit_columns_.region) {
-    const auto r = static_cast<std::size_t>(h.text_idx - batch.first_record);
+  const bool sam = !kDefault && hit_columns_.sam;
+  if (kDefault || hit_columns_.region)
     out.template field<Field::match_region>(
-        col++, Region{batch.seq(r), h.text_idx, h.start, h.end, rc && !hit_columns_.sam ? &alphabet_ : nullptr});
+        col++, Region{batch.seq(r), h.text_idx, h.start, h.end, rc && !sam ? &alphabet_ : nullptr});
+  if (kDefault || hit_columns_.cigar) out.template field<Field::cigar>(col++, Cigar{hits.cigar(h), rc && sam});
+  if constexpr (kDefault) {
+    out.end_row();
+    return;
   }
-  if (hit_columns_.cigar) out.template field<Field::cigar>(col++, Cigar{hits.cigar(h), rc && hit_columns_.sam});
   for (ExtraColumn c : hit_columns_.extra) {
     switch (c) {
       case ExtraColumn::pattern_start: out.template field<Field::pattern_start>(col++, std::uint64_t{h.pattern_start}); break;
@@ -211,7 +227,10 @@ void RowModel::batch_rows(const RecordBatch& batch, const BatchResults& results,
   switch (source_) {
     case Source::hits:
       out.begin_rows(results.hits.hits.size());
-      for (const Hit& h : results.hits.hits) hit_row(batch, results.hits, h, out);
+      if (default_hit_columns())
+        for (const Hit& h : results.hits.hits) hit_row<true>(batch, results.hits, h, out);
+      else
+        for (const Hit& h : results.hits.hits) hit_row<false>(batch, results.hits, h, out);
       break;
     case Source::pair_counts:
     case Source::pair_flags:
