@@ -74,7 +74,7 @@ class ColumnValues {
 
  private:
   // A byte loop for the short strings of most rows: memcmp's call costs more than the compare.
-  static bool same_bytes(const char* a, const char* b, std::size_t n) {
+  [[gnu::always_inline]] static bool same_bytes(const char* a, const char* b, std::size_t n) {
     if (n > 16) return std::memcmp(a, b, n) == 0;
     for (std::size_t i = 0; i < n; ++i)
       if (a[i] != b[i]) return false;
