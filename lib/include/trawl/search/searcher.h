@@ -62,8 +62,6 @@ struct WindowAnswer {
 
 class Searcher {
  public:
-  Searcher(const PatternSet& patterns, const SearchOptions& options, const KernelFns& kernel);
-
   // The search plan is chosen here, once (see SearchPlan).
   Searcher(const PatternSet& patterns, const SearchOptions& options, const KernelFns& kernel,
            SearchMode mode);
