@@ -1,75 +1,75 @@
-// contains where the first end decides (no N filter): every forward job was scanned over
-// its head only and stopped at its first end; here the others carry on over the rest of
-// their text, and the reverse strands of those that still found none are scanned. A record
-// that hits early is never coded past its head, nor reversed.
+// contains where the first end decides: the forward jobs carried on past their head, then
+// the reverse strands of those that found no end.
 #include "lanes.h"
-#include "trawl/search/searcher.h"
+#include "trawl/search/lane_strategies.h"
 
 namespace trawl {
 
 using namespace lanes;
 
-void Searcher::continue_first_end() {
-  const std::size_t jobs = pre_jobs_.size();
+void FirstEndPass::finish(LaneGroup& group, const LaneContext& ctx) {
+  const std::size_t jobs = group.jobs.size();
   has_end_.assign(jobs, 0);  // by forward job, for both passes below
-  for (const JobEnd& e : pre_raw_ends_) has_end_[e.job] = 1;
+  for (const JobEnd& e : group.raw_ends) has_end_[e.job] = 1;
   rest_jobs_.clear();
   rest_of_.clear();
-  std::uint32_t rest_coded = kNoJobs;  // the last record coded in full
+  std::uint32_t rest_coded = LaneGroup::kNoJobs;  // the last record coded in full
   for (std::size_t j = 0; j < jobs; ++j) {
-    const std::string_view text = pre_records_[sources_[j].record].text;
-    if (pre_jobs_[j].len == text.size()) continue;
-    pre_jobs_[j].len = static_cast<std::uint32_t>(text.size());  // the whole text from here on
+    const LaneGroup::JobSource& src = group.sources[j];
+    const std::string_view text = group.records[src.record].text;
+    if (group.jobs[j].len == text.size()) continue;
+    group.jobs[j].len = static_cast<std::uint32_t>(text.size());  // the whole text from here on
     if (has_end_[j]) continue;
-    if (sources_[j].record != rest_coded) {
-      rest_coded = sources_[j].record;
-      kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(text.data()) + kFirstEndHead,
-                     text.size() - kFirstEndHead, pre_fwd_.data() + sources_[j].codes + kFirstEndHead, nullptr);
+    if (src.record != rest_coded) {
+      rest_coded = src.record;
+      ctx.kernel.encode(ctx.class_of.data(), reinterpret_cast<const std::uint8_t*>(text.data()) + kFirstEndHead,
+                        text.size() - kFirstEndHead, group.fwd.data() + src.codes + kFirstEndHead, nullptr);
     }
     // Carried on from the head's last column, as one scan would have.
-    ScanJob rest = pre_jobs_[j];
+    ScanJob rest = group.jobs[j];
     rest.text += kFirstEndHead;
     rest.len -= static_cast<std::uint32_t>(kFirstEndHead);
-    rest.vp = pre_final_[j].vp;
-    rest.vn = pre_final_[j].vn;
-    rest.score = pre_final_[j].score;
+    rest.vp = group.finals[j].vp;
+    rest.vn = group.finals[j].vn;
+    rest.score = group.finals[j].score;
     rest_jobs_.push_back(rest);
     rest_of_.push_back(static_cast<std::uint32_t>(j));
   }
-  const std::size_t ends_before = pre_raw_ends_.size();
+  const std::size_t ends_before = group.raw_ends.size();
   rest_final_.resize(rest_jobs_.size());
-  scan_chunked(rest_jobs_.data(), rest_jobs_.size(), 0, rest_final_.data(), true);
-  for (std::size_t e = ends_before; e < pre_raw_ends_.size(); ++e) {
-    pre_raw_ends_[e].pos += static_cast<std::uint32_t>(kFirstEndHead);
-    pre_raw_ends_[e].job = rest_of_[pre_raw_ends_[e].job];
-    has_end_[pre_raw_ends_[e].job] = 1;
+  group.scan_chunked(ctx, rest_jobs_.data(), rest_jobs_.size(), 0, rest_final_.data(), true, false);
+  for (std::size_t e = ends_before; e < group.raw_ends.size(); ++e) {
+    JobEnd& end = group.raw_ends[e];
+    end.pos += static_cast<std::uint32_t>(kFirstEndHead);
+    end.job = rest_of_[end.job];
+    has_end_[end.job] = 1;
   }
-  for (std::size_t i = 0; i < rest_jobs_.size(); ++i) pre_final_[rest_of_[i]] = rest_final_[i];
-  if (options_.searches_rc()) scan_reverse_where_no_end();
+  for (std::size_t i = 0; i < rest_jobs_.size(); ++i) group.finals[rest_of_[i]] = rest_final_[i];
+  if (ctx.options.searches_rc()) scan_reverse_where_no_end(group, ctx);
 }
 
-void Searcher::scan_reverse_where_no_end() {
+void FirstEndPass::scan_reverse_where_no_end(LaneGroup& group, const LaneContext& ctx) {
   // The reverse strands of the forward jobs that found no end, appended and scanned.
-  const std::size_t fwd_jobs = pre_jobs_.size();
-  pre_rc_job_.assign(fwd_jobs, kNoJobs);
-  std::uint32_t rev_encoded = kNoJobs;  // the last record whose reverse codes exist
+  const std::size_t fwd_jobs = group.jobs.size();
+  group.rc_job.assign(fwd_jobs, LaneGroup::kNoJobs);
+  std::uint32_t rev_encoded = LaneGroup::kNoJobs;  // the last record whose reverse codes exist
   for (std::size_t j = 0; j < fwd_jobs; ++j) {
     if (has_end_[j]) continue;
-    const JobSource fwd = sources_[j];
+    const LaneGroup::JobSource fwd = group.sources[j];
     if (fwd.record != rev_encoded) {
       rev_encoded = fwd.record;
-      const std::string_view text = pre_records_[rev_encoded].text;
-      kernel_.encode(class_of_.data(), reinterpret_cast<const std::uint8_t*>(text.data()),
-                     text.size(), nullptr, pre_rev_.data() + fwd.codes + text.size());
+      const std::string_view text = group.records[rev_encoded].text;
+      ctx.kernel.encode(ctx.class_of.data(), reinterpret_cast<const std::uint8_t*>(text.data()),
+                        text.size(), nullptr, group.rev.data() + fwd.codes + text.size());
     }
-    pre_rc_job_[j] = static_cast<std::uint32_t>(pre_jobs_.size());
-    add_job(fwd.codes, true, fwd.pattern, fwd.record, pre_jobs_[j].len);
+    group.rc_job[j] = static_cast<std::uint32_t>(group.jobs.size());
+    group.add_job(ctx, fwd.codes, true, fwd.pattern, fwd.record, group.jobs[j].len);
   }
-  fix_up_jobs();
-  const std::size_t jobs = pre_jobs_.size();
-  pre_final_.resize(jobs);
-  scan_chunked(pre_jobs_.data() + fwd_jobs, jobs - fwd_jobs, static_cast<std::uint32_t>(fwd_jobs),
-               pre_final_.data() + fwd_jobs, true);
+  group.fix_up_jobs();
+  const std::size_t jobs = group.jobs.size();
+  group.finals.resize(jobs);
+  group.scan_chunked(ctx, group.jobs.data() + fwd_jobs, jobs - fwd_jobs, static_cast<std::uint32_t>(fwd_jobs),
+                     group.finals.data() + fwd_jobs, true, false);
 }
 
 }  // namespace trawl

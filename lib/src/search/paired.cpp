@@ -1,22 +1,28 @@
-// The paired strategy (--paired: pattern i only in record i): a record's jobs cover only
-// the strands, and the parts of them, where PairedSeedFilter says an end can be.
+// The paired strategy (--paired: pattern i only in record i): a record's jobs cover only the
+// strands, and the parts of them, where PairedSeedFilter says an end can be.
 #include <algorithm>
 
 #include "lanes.h"
-#include "trawl/search/searcher.h"
+#include "trawl/search/lane_strategies.h"
 
 namespace trawl {
 
 using namespace lanes;
 
-bool Searcher::add_paired_jobs(PrescanRecord& rec, std::uint32_t r) {
+void PairedParts::make(const LaneContext& ctx) {
+  filter_ = PairedSeedFilter(ctx.options.alphabet, ctx.options.k, ctx.options.searches_rc(),
+                             ctx.options.overhang.has_value());
+}
+
+bool PairedParts::add_jobs(LaneGroup& group, const LaneContext& ctx, LaneGroup::Record& rec,
+                           std::uint32_t r) {
   const std::uint32_t pi = rec.first_pattern;
   const std::uint64_t n = rec.text.size();
   PairedSeedFilter::StrandRange ranges[2];
-  if (!paired_filter_.ranges(patterns_.seq(pi), pre_fwd_.data() + rec.codes_offset, n, kernel_.seed_spans, ranges))
+  if (!filter_.ranges(ctx.patterns.seq(pi), group.fwd.data() + rec.codes_offset, n, ctx.kernel.seed_spans, ranges))
     return false;
   rec.live = 0;
-  for (unsigned s = 0; s < (options_.searches_rc() ? 2u : 1u); ++s) {
+  for (unsigned s = 0; s < ctx.strands(); ++s) {
     if (!ranges[s].live) continue;
     rec.live |= std::uint64_t{1} << s;  // (bit 0 forward, bit 1 reverse: one pattern)
     // Lengths in whole multiples of kPartQuantum, reached by starting earlier (or ending
@@ -26,11 +32,11 @@ bool Searcher::add_paired_jobs(PrescanRecord& rec, std::uint32_t r) {
         static_cast<std::uint32_t>(n), (end - begin + kPartQuantum - 1) / kPartQuantum * kPartQuantum);
     begin = end >= padded ? end - padded : 0;
     end = begin + padded;
-    pre_job_offsets_.resize(pre_jobs_.size(), 0);
-    pre_job_offsets_.push_back(begin);
-    add_job(rec.codes_offset + begin, s == 1, pi, r, end - begin);
+    group.job_offsets.resize(group.jobs.size(), 0);
+    group.job_offsets.push_back(begin);
+    group.add_job(ctx, rec.codes_offset + begin, s == 1, pi, r, end - begin);
   }
-  rec.jobs = static_cast<std::uint32_t>(pre_jobs_.size() - rec.first_job);
+  rec.jobs = static_cast<std::uint32_t>(group.jobs.size() - rec.first_job);
   return true;
 }
 

@@ -8,67 +8,29 @@
 namespace trawl {
 using namespace lanes;
 
+namespace {
+std::array<std::uint8_t, 256> text_classes(const AlphabetSpec& alphabet) {
+  std::array<std::uint8_t, 256> classes{};
+  for (unsigned b = 0; b < 256; ++b) classes[b] = alphabet.text_class(static_cast<std::uint8_t>(b));
+  return classes;
+}
+}  // namespace
+
 Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
                    const KernelFns& kernel, SearchMode mode)
-    : patterns_(patterns), options_(options), kernel_(kernel), mode_(mode) {
-  for (unsigned b = 0; b < 256; ++b)
-    class_of_[b] = options_.alphabet.text_class(static_cast<std::uint8_t>(b));
+    : patterns_(patterns),
+      options_(options),
+      kernel_(kernel),
+      mode_(mode),
+      class_of_(text_classes(options_.alphabet)),
+      lanes_(lane_context()) {
   const std::uint32_t words = (patterns_.max_length() + 63) / 64;
   vp_.resize(words);
   vn_.resize(words);
   column_.resize(patterns_.max_length() + 1);
   ends_.resize(kScanChunk);
-  // The start column at the text start (collect_ends), for the prescan jobs.
-  for (std::uint32_t m = 1; m <= 64; ++m) {
-    std::uint64_t vp = ~std::uint64_t{0};
-    if (options_.overhang)
-      for (std::uint32_t j = 0; j < m; ++j)
-        if (overhang_cost(options_, j + 1) == overhang_cost(options_, j)) vp &= ~(std::uint64_t{1} << j);
-    start_column_[m] = {vp, overhang_cost(options_, m)};
-  }
-  // Jobs of a panel of precomputed profiles differ only in text and length: made once
-  // here, each job is then a copy (profile look-ups per job were a large part of a scan).
-  const std::size_t npat = patterns_.size();
-  if (patterns_.precomputed() && patterns_.max_length() <= 64 && npat <= kPanelJobsLimit) {
-    panel_jobs_.resize(2 * npat);
-    for (std::size_t pi = 0; pi < npat; ++pi)
-      for (Strand strand : {Strand::fwd, Strand::rc}) {
-        if (strand == Strand::rc && !options_.searches_rc()) break;
-        const StrandProfile prof = profile_of(static_cast<std::uint32_t>(pi), strand);
-        const auto& [vp, score] = start_column_[prof.m];
-        panel_jobs_[(strand == Strand::rc ? npat : 0) + pi] = {prof.peq, nullptr, 0, prof.m, prof.classes_hint, vp, score};
-      }
-    // The filter needs every end to be an alignment of the whole pattern inside the text
-    // (no overhang), and a record's jobs as bits.
-    const std::size_t scans = options_.searches_rc() ? 2 * npat : npat;
-    if (!options_.overhang && scans <= SeedFilter::kMaxScans) {
-      std::vector<SeedScan> seed_scans(scans);
-      for (std::size_t j = 0; j < scans; ++j)
-        seed_scans[j] = {{panel_jobs_[j].m, 1, panel_jobs_[j].classes, panel_jobs_[j].peq}, j >= npat};
-      SeedFilter filter(options_.alphabet, options_.k, seed_scans);
-      if (static_cast<std::size_t>(__builtin_popcountll(filter.filtered())) >= kSeedFilterMinScans)
-        seed_filter_ = std::move(filter);
-    }
-    if (seed_filter_.enabled() && options_.searches_rc()) {
-      // Row j of the probe is row m - 1 - j of the rc profile, in every class's word.
-      std::size_t probe_words = 0;
-      for (std::size_t pi = 0; pi < npat; ++pi) probe_words += panel_jobs_[npat + pi].classes;
-      panel_probe_peq_.resize(probe_words);
-      panel_probe_jobs_.resize(npat);
-      std::size_t at = 0;
-      for (std::size_t pi = 0; pi < npat; ++pi) {
-        const ScanJob& rc = panel_jobs_[npat + pi];
-        for (std::uint32_t c = 0; c < rc.classes; ++c) panel_probe_peq_[at + c] = reversed_rows(rc.peq[c], 0, rc.m);
-        panel_probe_jobs_[pi] = rc;
-        panel_probe_jobs_[pi].peq = panel_probe_peq_.data() + at;
-        at += rc.classes;
-      }
-    }
-  }
-  paired_filter_ = PairedSeedFilter(options_.alphabet, options_.k, options_.searches_rc(),
-                                    options_.overhang.has_value());
-  make_screens();
   choose_plan();
+  lanes_.follow(plan_);
 }
 
 void Searcher::choose_plan() {
@@ -79,9 +41,9 @@ void Searcher::choose_plan() {
   // first end decides takes forward strands whole first, which neither knows.)
   if (mode_.record_by_record) plan_.strategy = Strategy::record_by_record;
   else if (mode_.paired) plan_.strategy = Strategy::paired;
-  else if (seed_filter_.enabled() && !plan_.first_end_decides) plan_.strategy = Strategy::filtered_panel;
-  else if (!screens_.empty() && !plan_.first_end_decides) plan_.strategy = Strategy::screened;
-  else if (!panel_jobs_.empty()) plan_.strategy = Strategy::panel;
+  else if (lanes_.filtered_panel() && !plan_.first_end_decides) plan_.strategy = Strategy::filtered_panel;
+  else if (lanes_.screened() && !plan_.first_end_decides) plan_.strategy = Strategy::screened;
+  else if (lanes_.panel()) plan_.strategy = Strategy::panel;
   else plan_.strategy = Strategy::lanes;
 }
 
@@ -97,7 +59,7 @@ void Searcher::search(std::span<const std::string_view> records, std::uint64_t f
       // Short records are scanned in groups, a (record, pattern, strand) per SIMD lane.
       if (r == group_first + group_size) {
         group_first = r;
-        group_size = prescan(records.subspan(r), mode_.paired ? text_idx : kAllPatterns);
+        group_size = prescan(records.subspan(r), mode_.paired ? text_idx : LaneDriver::kAllPatterns);
       }
       select_prescanned(r - group_first);
     }
@@ -159,29 +121,17 @@ WindowAnswer Searcher::search(const WindowQuery& q, BatchResults& out) {
   return answer;
 }
 
-StrandProfile Searcher::profile_into(std::uint32_t pi, Strand strand, std::vector<std::uint64_t>& out) {
-  const ClassPlanes* planes = patterns_.class_planes(strand);
-  if (patterns_.precomputed() || !planes) return patterns_.profile(pi, strand, out);
-  // Built on demand with the kernel's builder (AVX-512 VBMI where the CPU has it).
-  StrandProfile prof = patterns_.profile_header(pi, strand);
-  const std::size_t at = out.size();
-  out.resize(at + std::size_t{prof.classes_hint} * prof.words);
-  kernel_.build_peq(*planes, prof.classes_hint, patterns_.seq(pi), out.data() + at);
-  prof.peq = out.data() + at;
-  return prof;
-}
-
 StrandProfile Searcher::profile_of(std::uint32_t pi, Strand strand) {
   profile_scratch_.clear();
-  return profile_into(pi, strand, profile_scratch_);
+  return lane_context().profile_into(pi, strand, profile_scratch_);
 }
 
 StrandProfile Searcher::profile_for(std::uint32_t pi, Strand strand) {
   if (!pre_current_) return profile_of(pi, strand);
-  const std::uint32_t j = prescan_job(pi, strand);
-  if (j == kNoJobs) return profile_of(pi, strand);
+  const std::uint32_t j = lanes_.group().job_of(*pre_current_, pi, strand);
+  if (j == LaneGroup::kNoJobs) return profile_of(pi, strand);
   StrandProfile prof = patterns_.profile_header(pi, strand);
-  prof.peq = pre_jobs_[j].peq;
+  prof.peq = lanes_.group().jobs[j].peq;
   return prof;
 }
 
@@ -211,7 +161,7 @@ void Searcher::set_window(std::string_view text, Window window, bool partial) {
 
 void Searcher::find_hits(std::uint32_t pi, std::uint64_t text_idx, HitList& out) {
   // A record prescanned for count kept no ends: search it afresh.
-  if (pre_current_ && pre_counted_) set_text(text_);
+  if (pre_current_ && lanes_.group().counted) set_text(text_);
   const std::size_t first = out.hits.size();
   search_strand(pi, Strand::fwd, text_idx, out);
   if (options_.searches_rc()) search_strand(pi, Strand::rc, text_idx, out);
@@ -224,12 +174,13 @@ void Searcher::find_hits(std::uint32_t pi, std::uint64_t text_idx, HitList& out)
 
 StrandCounts Searcher::count_hits(std::uint32_t pi) {
   StrandCounts counts;
-  if (pre_current_ && pre_counted_) {
-    const std::uint32_t fwd = prescan_job(pi, Strand::fwd);
-    counts.fwd = fwd == kNoJobs ? 0 : pre_counts_[fwd];
+  const LaneGroup& group = lanes_.group();
+  if (pre_current_ && group.counted) {
+    const std::uint32_t fwd = group.job_of(*pre_current_, pi, Strand::fwd);
+    counts.fwd = fwd == LaneGroup::kNoJobs ? 0 : group.counts[fwd];
     if (options_.searches_rc()) {
-      const std::uint32_t rc = prescan_job(pi, Strand::rc);
-      counts.rc = rc == kNoJobs ? 0 : pre_counts_[rc];
+      const std::uint32_t rc = group.job_of(*pre_current_, pi, Strand::rc);
+      counts.rc = rc == LaneGroup::kNoJobs ? 0 : group.counts[rc];
     }
     return counts;
   }
@@ -250,16 +201,17 @@ StrandCounts Searcher::count_hits(std::uint32_t pi) {
 }
 
 bool Searcher::has_hit(std::uint32_t pi) {
-  if (pre_current_ && pre_counted_) {
+  const LaneGroup& group = lanes_.group();
+  if (pre_current_ && group.counted) {
     const StrandCounts counts = count_hits(pi);
     return counts.fwd + counts.rc > 0;
   }
   if (pre_current_ && !options_.n_filter_on()) {
     // A prescanned strand owns its whole record, so any end its scan found is a candidate,
     // and without the N filter a candidate is a hit (docs/semantics.md §10): no collect_ends.
-    if (prescanned_job_has_ends(prescan_job(pi, Strand::fwd))) return true;
+    if (group.job_has_ends(group.job_of(*pre_current_, pi, Strand::fwd))) return true;
     // (A reverse job exists wherever its forward one found no end, unless ruled out.)
-    if (options_.searches_rc() && prescanned_job_has_ends(prescan_job(pi, Strand::rc))) return true;
+    if (options_.searches_rc() && group.job_has_ends(group.job_of(*pre_current_, pi, Strand::rc))) return true;
   }
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
@@ -352,15 +304,16 @@ void Searcher::strand_candidates(std::uint32_t pi, const StrandProfile& prof, St
                                  bool stop_at_first) {
   const std::uint64_t n = text_.size();
   if (pre_current_) {
-    pre_job_index_ = prescan_job(pi, strand);
-    if (pre_job_index_ == kNoJobs) {  // ruled out by SeedFilter: no end
+    const LaneGroup& group = lanes_.group();
+    pre_job_index_ = group.job_of(*pre_current_, pi, strand);
+    if (pre_job_index_ == LaneGroup::kNoJobs) {  // ruled out by SeedFilter: no end
       selected_.clear();
       strand_text_ = {{}, 0, n};
       return;
     }
-    pre_job_ = &pre_jobs_[pre_job_index_];
+    pre_job_ = &group.jobs[pre_job_index_];
     // The whole strand (a job may scan only part of it): traceback reads from it.
-    strand_text_ = {std::span<const std::uint8_t>((strand == Strand::rc ? pre_rev_ : pre_fwd_).data() + pre_current_->codes_offset, n), 0, n};
+    strand_text_ = {std::span<const std::uint8_t>(group.codes_of(strand == Strand::rc, pre_current_->codes_offset), n), 0, n};
     collect_ends(prof, strand_text_, Ownership{}, stop_at_first);
     pre_job_ = nullptr;
     return;
@@ -480,22 +433,23 @@ ColumnState Searcher::start_column(const StrandProfile& prof, std::uint64_t begi
 bool Searcher::collect_prescanned(EndCollector& ends, bool whole, bool stop_at_first,
                                   std::uint64_t last, ColumnState& state) {
   const std::uint32_t j = pre_job_index_;
+  const LaneGroup& group = lanes_.group();
   if (whole) {
     // The ends go straight to selection.
-    for (const EndCost& end : prescanned_ends(j)) {
+    for (const EndCost& end : group.ends_of(j)) {
       ends.take(end);
       if (stop_at_first && !selected_.empty()) return true;
     }
     ends.finish(last);
     return true;
   }
-  for (const EndCost& end : prescanned_ends(j)) {
+  for (const EndCost& end : group.ends_of(j)) {
     ends.on_end(end.pos, end.cost);
     if (stop_at_first && !selected_.empty()) return true;
   }
-  vp_[0] = pre_final_[j].vp;
-  vn_[0] = pre_final_[j].vn;
-  state.score = pre_final_[j].score;
+  vp_[0] = group.finals[j].vp;
+  vn_[0] = group.finals[j].vn;
+  state.score = group.finals[j].score;
   return false;
 }
 
@@ -519,7 +473,7 @@ void Searcher::search_strand(std::uint32_t pi, Strand strand, std::uint64_t text
     // A prescanned strand whose scan found no end has no hit (the usual case in a pattern
     // panel): nothing to set up. (With k >= m every end position has cost <= k, so no end
     // means an empty text, which has no end positions at all without overhang.)
-    if (!prescanned_job_has_ends(prescan_job(pi, strand))) return;
+    if (!lanes_.group().job_has_ends(lanes_.group().job_of(*pre_current_, pi, strand))) return;
   }
   const StrandProfile prof = profile_for(pi, strand);
   strand_candidates(pi, prof, strand, /*stop_at_first=*/false);
