@@ -42,7 +42,7 @@ constexpr std::uint64_t kScreenedGroupScale = 16;
 // The screen: pieces of kScreenPiece characters (a 16-bit lane) are selective enough for k
 // up to kScreenMaxK (a random 16-mer rarely comes within 3 or 4 edits of a short read),
 // and at most kScreenMaxPatterns patterns keep a record's jobs within 64 bits
-// (PrescanRecord::live).
+// (LaneGroup::Record::live).
 constexpr std::int32_t kScreenMaxK = 4;
 constexpr std::size_t kScreenMaxPatterns = 32;
 

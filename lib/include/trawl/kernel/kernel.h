@@ -108,7 +108,7 @@ constexpr unsigned seed_base_shift(unsigned j) { return 2 * j; }
 using SeedSpansFn = bool (*)(const SeedSpanQuery& query, const std::uint8_t* codes, std::size_t n,
                              std::uint32_t* first, std::uint32_t* last);
 
-// The screen (Searcher::prescan, a few patterns over many short texts): whether each text
+// The screen (ScreenedRecords, a few patterns over many short texts): whether each text
 // holds an end with cost <= k of either of two *pieces* (patterns of kScreenPiece
 // characters), both read on the text forward. A piece of a pattern has an end <= k wherever the pattern
 // has one, so a text where neither piece has one needs no scan. The screen reads a text's
