@@ -32,12 +32,12 @@ Examples:
 void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& line) {
   // allow_extra_args(false): each -p takes one value, so `-p SEQ file.fa` leaves the file.
   cmd.add_option("-p,--pattern", c.patterns.inline_patterns,
-                 "Pattern sequence (repeatable; ids 'pattern', or 'pattern1'..'patternN')")
+                 "Pattern, SEQ or NAME=SEQ (repeatable; unnamed: id 'pattern', or 'patternN' for the Nth -p)")
       ->allow_extra_args(false);
   cmd.add_option("-f,--pattern-fasta", c.patterns.fasta,
                  "FASTA/FASTQ file of patterns (or - for stdin; id = record name)");
   cmd.add_option("-l,--pattern-list", c.patterns.list,
-                 "Text file (or - for stdin), one pattern per line (id = line number; empty lines skipped)");
+                 "Text file (or - for stdin), one pattern per line (id = line number; empty lines skipped), or NAME<TAB>SEQ lines");
   cmd.add_option("-k", c.search.k, "Maximum edit distance (inclusive)")->required();
   cmd.add_option("-a,--alphabet", raw.alphabet, "iupac, dna or ascii")
       ->check(CLI::IsMember({"iupac", "dna", "ascii"}))

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <unordered_map>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -56,11 +57,13 @@ std::string PatternSet::invalid_reason(std::string_view id, std::string_view seq
   if (all_valid(seq)) return {};
   const auto bad = find_invalid_pattern_byte(alphabet_.alphabet, seq);
   auto b = static_cast<unsigned char>(seq[*bad]);
-  std::string shown = (b >= 0x21 && b < 0x7f) ? std::string(1, static_cast<char>(b))
-                                              : "byte " + std::to_string(b);
+  std::string shown = (b >= 0x21 && b < 0x7f) ? "'" + std::string(1, static_cast<char>(b)) + "'"
+                     : b == ' '                ? "' ' (a space)"
+                     : b == '\t'               ? "'\\t' (a tab)"
+                                               : "'byte " + std::to_string(b) + "'";
   return "pattern '" + std::string(id) + "' has invalid " +
-         std::string(alphabet_name(alphabet_.alphabet)) + " character '" + shown +
-         "' at position " + std::to_string(*bad + 1);
+         std::string(alphabet_name(alphabet_.alphabet)) + " character " + shown +
+         " at position " + std::to_string(*bad + 1);
 }
 
 std::string_view PatternSet::keep(std::string_view bytes) {
@@ -112,8 +115,9 @@ std::string_view PatternSet::id(std::size_t i, IdRoom& room) const {
 
 namespace {
 
-// Calls line(begin, length, index) for every line of [begin, end) ('\r' before '\n' dropped,
-// a last line without '\n' included); stops early where it returns false. Line ends are
+// Calls line(begin, length, index) for every line of [begin, end) (trailing spaces, tabs and
+// '\r' dropped: they are invisible in an editor, and a sheet exported from a spreadsheet has
+// them; a last line without '\n' included); stops early where it returns false. Line ends are
 // found 64 bytes at a time, not by a memchr call per line: for short patterns the call
 // costs more than the line.
 template <class Line>
@@ -122,7 +126,7 @@ void for_each_line(const char* begin, const char* end, Line line) {
   const char* start = begin;  // of the current line
   auto emit = [&](const char* stop) {
     std::size_t len = static_cast<std::size_t>(stop - start);
-    if (len > 0 && start[len - 1] == '\r') --len;
+    while (len > 0 && (start[len - 1] == '\r' || start[len - 1] == ' ' || start[len - 1] == '\t')) --len;
     const bool go = line(start, len, index++);
     start = stop + 1;
     return go;
@@ -147,6 +151,35 @@ void for_each_line(const char* begin, const char* end, Line line) {
 
 }  // namespace
 
+void PatternSet::add_sheet(std::string_view text, std::shared_ptr<const void> owner) {
+  const std::size_t old_count = size(), old_runs = id_runs_.size(), old_explicit = explicit_ids_.size();
+  std::unordered_map<std::string_view, std::uint64_t> line_of;  // id -> its line
+  std::string error;
+  for_each_line(text.data(), text.data() + text.size(), [&](const char* begin, std::size_t len, std::uint64_t index) {
+    if (len == 0) return true;
+    const std::string line = std::to_string(index + 1);
+    std::string_view id = line, seq(begin, len);
+    if (const std::size_t tab = seq.find('\t'); tab != std::string_view::npos) {
+      id = seq.substr(0, tab);
+      seq = seq.substr(tab + 1);
+      if (id.empty()) error = "line " + line + ": no name before the tab";
+    }
+    if (error.empty() && (seq.size() > UINT32_MAX || !all_valid(seq)))
+      error = "line " + line + ": " + (seq.size() > UINT32_MAX ? "pattern '" + std::string(id) + "' is longer than 4 GiB" : invalid_reason(id, seq));
+    if (!error.empty()) return false;
+    add(id, seq, owner);
+    const auto [at, fresh] = line_of.emplace(explicit_ids_.back(), index + 1);
+    if (!fresh) error = "line " + line + ": pattern id '" + std::string(id) + "' is on line " + std::to_string(at->second) + " too";
+    return error.empty();
+  });
+  if (error.empty()) return;
+  seq_begin_.resize(old_count);
+  seq_length_.resize(old_count);
+  id_runs_.resize(old_runs);
+  explicit_ids_.resize(old_explicit);
+  throw std::invalid_argument(error);
+}
+
 void PatternSet::add_list(std::string_view text, std::shared_ptr<const void> owner,
                           std::size_t parts, const ForEach& for_each,
                           const std::function<void(std::string_view piece)>& read) {
@@ -158,6 +191,7 @@ void PatternSet::add_list(std::string_view text, std::shared_ptr<const void> own
     std::vector<std::uint64_t> blank;
     std::uint64_t first_line = 0, first_pattern = 0;  // its first line's number and pattern
     std::uint32_t max_length = 0;
+    bool tab = false;   // a tab in it: the list is a sheet
     std::string error;  // the first invalid pattern of the piece
   };
   // Pieces start after a line end, so no line is cut.
@@ -181,12 +215,19 @@ void PatternSet::add_list(std::string_view text, std::shared_ptr<const void> own
   }
   for_each(pieces.size(), [&](std::size_t i) {
     Piece& p = pieces[i];
+    p.tab = std::memchr(p.begin, '\t', static_cast<std::size_t>(p.end - p.begin)) != nullptr;
     for_each_line(p.begin, p.end, [&](const char*, std::size_t len, std::uint64_t index) {
       ++p.lines;
       if (len == 0) p.blank.push_back(index);
       return true;
     });
   });
+  // A tab anywhere: a sheet of named patterns (small: loaded line by line). (Looked for in
+  // the pieces, in parallel: a mapped list's pages are read there first.)
+  if (std::any_of(pieces.begin(), pieces.end(), [](const Piece& p) { return p.tab; })) {
+    add_sheet(text, std::move(owner));
+    return;
+  }
   // Lay the pieces out one after the other behind what the set holds, and number the lines:
   // a run of ids from the first line, and a new one after each blank line.
   const std::size_t old_count = size(), old_runs = id_runs_.size();
@@ -223,7 +264,7 @@ void PatternSet::add_list(std::string_view text, std::shared_ptr<const void> own
       if (len > UINT32_MAX || !all_valid(seq)) {
         // Named as add() would name it (the blank lines before it are numbered too).
         const std::string id = std::to_string(p.first_line + index);
-        p.error = len > UINT32_MAX ? "pattern '" + id + "' is longer than 4 GiB" : invalid_reason(id, seq);
+        p.error = "line " + id + ": " + (len > UINT32_MAX ? "pattern '" + id + "' is longer than 4 GiB" : invalid_reason(id, seq));
         return false;
       }
       *begin_out++ = begin;

@@ -18,12 +18,12 @@ bool one_of(std::string_view name, std::initializer_list<std::string_view> names
 
 void check_patterns(const RunOptions& o, std::vector<std::string>& problems) {
   const PatternSources& p = o.patterns;
-  const int sources = !p.inline_patterns.empty() + !p.fasta.empty() + !p.list.empty();
-  if (sources == 0) problems.emplace_back("no patterns: give -p SEQ, -f FILE or -l FILE");
-  if (sources > 1) problems.emplace_back("give patterns with only one of -p, -f and -l");
-  // Patterns from stdin ('-') leave nothing there for the records.
-  const std::string& pattern_file = p.fasta.empty() ? p.list : p.fasta;
-  if (sources == 1 && pattern_file == "-" &&
+  if (p.inline_patterns.empty() && p.fasta.empty() && p.list.empty())
+    problems.emplace_back("no patterns: give -p SEQ, -f FILE or -l FILE");
+  // Stdin ('-') can be read once: by one pattern file, or by the records.
+  const bool fasta_stdin = p.fasta == "-", list_stdin = p.list == "-";
+  if (fasta_stdin && list_stdin) problems.emplace_back("-f and -l cannot both read stdin");
+  if ((fasta_stdin || list_stdin) &&
       (o.inputs.empty() || std::find(o.inputs.begin(), o.inputs.end(), "-") != o.inputs.end()))
     problems.emplace_back("patterns and records cannot both come from stdin: give the input files");
 }

@@ -138,11 +138,13 @@ TEST_CASE("pattern lists load the same in any number of pieces") {
     PatternSet expected(options);
     expected.add("before", "ACGT");
     std::string expected_error;
-    try {
-      for (std::size_t l = 0; l < lines; ++l)
-        if (!line_seqs[l].empty()) expected.add(std::to_string(l + 1), line_seqs[l]);
-    } catch (const std::invalid_argument& e) {
-      expected_error = e.what();
+    for (std::size_t l = 0; l < lines && expected_error.empty(); ++l) {
+      if (line_seqs[l].empty()) continue;
+      try {
+        expected.add(std::to_string(l + 1), line_seqs[l]);
+      } catch (const std::invalid_argument& e) {
+        expected_error = "line " + std::to_string(l + 1) + ": " + e.what();  // a list names the line
+      }
     }
     CHECK(expected_error.empty() == !invalid);
     for (std::size_t parts : {1, 2, 3, 7, 64}) {
@@ -217,4 +219,38 @@ TEST_CASE("pattern lists: short last lines without a line end, long lines, CRLF"
     CHECK(got.seq(2) == last);
     CHECK(id_of(got, 2) == "4");
   }
+}
+
+TEST_CASE("pattern lists: trailing blanks dropped in any number of pieces; a sheet with tabs names its patterns") {
+  SearchOptions options;
+  options.alphabet = {Alphabet::dna, false};
+  const auto in_pieces = [](std::size_t count, const std::function<void(std::size_t)>& body) {
+    for (std::size_t i = count; i-- > 0;) body(i);
+  };
+  for (std::size_t parts : {1, 2, 5}) {
+    CAPTURE(parts);
+    PatternSet got(options);
+    got.add_list("ACGT  \n \t \nGG\r\n", nullptr, parts, in_pieces);
+    REQUIRE(got.size() == 2);
+    CHECK(got.seq(0) == "ACGT");
+    CHECK(got.seq(1) == "GG");
+    CHECK(id_of(got, 1) == "3");  // the blank line (only blanks) still counts
+  }
+  PatternSet sheet(options);
+  sheet.add("before", "ACGT");
+  sheet.add_list("x1\tAAC\nCCG \n\nx4\tGGT\t\n", nullptr, 1, in_pieces);
+  REQUIRE(sheet.size() == 4);
+  CHECK(id_of(sheet, 1) == "x1");
+  CHECK(sheet.seq(1) == "AAC");
+  CHECK(id_of(sheet, 2) == "2");
+  CHECK(sheet.seq(2) == "CCG");
+  CHECK(id_of(sheet, 3) == "x4");
+  CHECK(sheet.seq(3) == "GGT");
+  // An error leaves the set as it was.
+  PatternSet bad(options);
+  bad.add("before", "ACGT");
+  CHECK_THROWS_WITH_AS(bad.add_list("y\tAC\ny\tGT\n", nullptr, 1, in_pieces),
+                       "line 2: pattern id 'y' is on line 1 too", std::invalid_argument);
+  REQUIRE(bad.size() == 1);
+  CHECK(id_of(bad, 0) == "before");
 }

@@ -28,13 +28,15 @@ TEST_CASE("validate: several problems are reported together, in order") {
   o.max_n_frac_given = true;
   o.all_ends = true;
   o.best = true;
-  o.patterns.list = "list.txt";  // a second pattern source
+  o.patterns.fasta = "-";  // pattern files cannot both read stdin
+  o.patterns.list = "-";
+  o.inputs = {"a.fa"};
   const std::vector<std::string> problems = validate(o);
   REQUIRE(problems.size() == 4);
   CHECK(problems[0] == "--all-ends and --best cannot be combined");
   CHECK(problems[1] == "k must be >= 0");
   CHECK(problems[2] == "--max-n-frac must be between 0 and 1");
-  CHECK(problems[3] == "give patterns with only one of -p, -f and -l");
+  CHECK(problems[3] == "-f and -l cannot both read stdin");
 }
 
 TEST_CASE("validate: pattern sources and stdin") {
@@ -48,6 +50,11 @@ TEST_CASE("validate: pattern sources and stdin") {
                            "patterns and records cannot both come from stdin: give the input files"});
   o.inputs.clear();
   CHECK(validate(o).size() == 1);
+  // Sources combine: -p, -f and -l together are no problem.
+  o.inputs = {"a.fa"};
+  o.patterns.inline_patterns = {"ACGT"};
+  o.patterns.list = "list.txt";
+  CHECK(validate(o).empty());
 }
 
 TEST_CASE("validate: count --zeros --by pattern, and Parquet to a terminal") {

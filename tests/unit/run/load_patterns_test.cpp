@@ -169,8 +169,9 @@ TEST_CASE("load_patterns: invalid letters are usage errors naming the pattern an
         "pattern 'pattern2' has invalid dna character 'N' at position 3");
   CHECK(error_of<UsageError>(fasta(dir.write("bad.fa", ">ok\nACGT\n>bad one\nAC-T\n"))) ==
         "pattern 'bad' has invalid dna character '-' at position 3");
-  CHECK(error_of<UsageError>(list(dir.write("bad.txt", "ACGT\n\nAC GT\n"))) ==
-        "pattern '3' has invalid dna character 'byte 32' at position 3");
+  const std::string bad_list = dir.write("bad.txt", "ACGT\n\nAC GT\n");
+  CHECK(error_of<UsageError>(list(bad_list)) ==
+        bad_list + ": line 3: pattern '3' has invalid dna character ' ' (a space) at position 3");
   CHECK(error_of<UsageError>(fasta(dir.write("empty_seq.fa", ">e\n\n"))) == "pattern 'e' is empty");
 }
 
@@ -185,4 +186,54 @@ TEST_CASE("load_patterns: a file without patterns is a usage error; an unreadabl
   const std::string missing = dir.file("missing.txt");
   CHECK(error_of<InputError>(list(missing)) == missing + ": cannot open: No such file or directory");
   CHECK(error_of<InputError>(fasta(missing)) == missing + ": cannot open: No such file or directory");
+}
+
+TEST_CASE("load_patterns -p NAME=SEQ: named where given, patternN by place among all -p") {
+  PatternSet set(dna());
+  load_patterns(inline_patterns({"fwd=ACGT", "GGCC", "rev=TTAA"}), false, set, 1);
+  CHECK(contents(set) == Contents{{"fwd", "ACGT"}, {"pattern2", "GGCC"}, {"rev", "TTAA"}});
+  PatternSet one(dna());
+  load_patterns(inline_patterns({"only=ACGT"}), false, one, 1);
+  CHECK(contents(one) == Contents{{"only", "ACGT"}});
+  // Split at the first '=': the rest is the sequence, checked as any other.
+  CHECK(error_of<UsageError>(inline_patterns({"a=AC=GT"})) == "pattern 'a' has invalid dna character '=' at position 3");
+  CHECK(error_of<UsageError>(inline_patterns({"=ACGT"})) == "-p '=ACGT': no name before '='");
+}
+
+TEST_CASE("load_patterns -l: trailing blanks dropped, a NAME<TAB>SEQ sheet names its patterns") {
+  const TempDir dir("trawl_load_patterns");
+  PatternSet trimmed(dna());
+  load_patterns(list(dir.write("trailing.txt", "ACGT \nGGCC\t\r\n \nTTAA\t \n")), false, trimmed, 1);
+  CHECK(contents(trimmed) == Contents{{"1", "ACGT"}, {"2", "GGCC"}, {"4", "TTAA"}});
+  PatternSet sheet(dna());
+  load_patterns(list(dir.write("sheet.txt", "bc01\tACGT\r\nGGCC\n\nbc03\tTTAA \n")), false, sheet, 2);
+  CHECK(contents(sheet) == Contents{{"bc01", "ACGT"}, {"2", "GGCC"}, {"bc03", "TTAA"}});
+  const std::string twice = dir.write("twice.txt", "a\tACGT\nb\tGGCC\na\tTTAA\n");
+  CHECK(error_of<UsageError>(list(twice)) == twice + ": line 3: pattern id 'a' is on line 1 too");
+  const std::string no_name = dir.write("no_name.txt", "ACGT\n\tGGCC\n");
+  CHECK(error_of<UsageError>(list(no_name)) == no_name + ": line 2: no name before the tab");
+  const std::string inner_tab = dir.write("inner_tab.txt", "a\tAC\tGT\n");
+  CHECK(error_of<UsageError>(list(inner_tab)) ==
+        inner_tab + ": line 1: pattern 'a' has invalid dna character '\\t' (a tab) at position 3");
+}
+
+TEST_CASE("load_patterns: -p, -f and -l combine in that order; an id two sources give is an error") {
+  const TempDir dir("trawl_load_patterns");
+  PatternSources all = inline_patterns({"p=ACGT"});
+  all.fasta = dir.write("f.fa", ">f1\nGGCC\n>f2\nGGAA\n");
+  all.list = dir.write("l.txt", "TTAA\nl2\tCCAA\n");
+  PatternSet set(dna());
+  CHECK(load_patterns(all, false, set, 1) != nullptr);  // the list's text, kept
+  CHECK(contents(set) == Contents{{"p", "ACGT"}, {"f1", "GGCC"}, {"f2", "GGAA"}, {"1", "TTAA"}, {"l2", "CCAA"}});
+  PatternSources clash = inline_patterns({"f2=ACGT"});
+  clash.fasta = all.fasta;
+  CHECK(error_of<UsageError>(clash) == "pattern id 'f2' is given by both -p and -f " + all.fasta);
+  PatternSources clash_list;
+  clash_list.fasta = all.fasta;
+  clash_list.list = dir.write("clash.txt", "f1\tACGT\n");
+  CHECK(error_of<UsageError>(clash_list) == "pattern id 'f1' is given by both -f " + all.fasta + " and -l " + clash_list.list);
+  // A FASTA file's repeated names stay allowed on their own.
+  PatternSet repeated(dna());
+  load_patterns(fasta(dir.write("rep.fa", ">r\nACGT\n>r\nGGCC\n")), false, repeated, 1);
+  CHECK(repeated.size() == 2);
 }

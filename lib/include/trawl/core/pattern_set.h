@@ -45,8 +45,10 @@ class PatternSet {
   // Runs body(0), ..., body(count - 1), possibly at the same time (see add_list).
   using ForEach = std::function<void(std::size_t count, const std::function<void(std::size_t)>& body)>;
   // Adds the patterns of a pattern list: one per line ("\n" or "\r\n", the last line may lack
-  // it), blank lines skipped, each named by its 1-based line number, exactly as add() would
-  // one by one. The text is cut at line ends into `parts` pieces that `for_each` may load at
+  // it; trailing spaces and tabs dropped), blank lines skipped, each named by its 1-based line
+  // number, exactly as add() would one by one. A list with a tab in it is a sheet: a line
+  // "name<TAB>sequence" names its pattern (a line without a tab keeps its line number), and
+  // an id twice is an error. The text is cut at line ends into `parts` pieces that `for_each` may load at
   // the same time (millions of --paired patterns are serial time before the search starts).
   // Throws as add() for the first invalid pattern of the list, leaving the set unchanged.
   // The patterns stay views into `text`, and their ids are not stored but spelled on demand:
@@ -82,6 +84,8 @@ class PatternSet {
   }
 
  private:
+  // add_list for a sheet (a list with tabs), line by line.
+  void add_sheet(std::string_view text, std::shared_ptr<const void> owner);
   // The profile of `seq` (as given) on strand s.
   void build_peq(std::string_view seq, Strand s, std::uint64_t* peq) const;
 

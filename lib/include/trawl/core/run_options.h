@@ -11,9 +11,11 @@
 
 namespace trawl {
 
-// Where the patterns come from: exactly one of the three (validate() checks).
+// Where the patterns come from: any of the three, in this order (at least one: validate()
+// checks).
 struct PatternSources {
-  std::vector<std::string> inline_patterns;  // -p: ids 'pattern', or 'pattern1'..'patternN'
+  // -p: SEQ or NAME=SEQ; an unnamed one is 'pattern' (the only -p) or 'patternN' (the Nth -p)
+  std::vector<std::string> inline_patterns;
   std::string fasta;                         // -f: FASTA/FASTQ file or "-" (stdin)
   std::string list;                          // -l: one pattern per line, file or "-"
 };
