@@ -76,7 +76,7 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_flag("-q,--quiet", line.quiet, "Log errors only");
-  cmd.add_flag("-v,--verbose", line.verbose, "Log debug messages");
+  cmd.add_flag("-v,--verbose", line.verbose, "Also log the kernel and why, the search plan, batch size, per-input counts and stage times");
   cmd.add_option("inputs", c.inputs, "FASTA/FASTQ files, plain/gzip/BGZF ('-' or none = stdin)");
 }
 

@@ -24,10 +24,19 @@ void log_problems(const std::vector<std::string>& problems) {
 
 void LogObserver::warning(const std::string& message) { spdlog::warn("{}", message); }
 
+bool LogObserver::wants_details() const { return spdlog::should_log(spdlog::level::debug); }
+
 void LogObserver::started(const RunStart& s) {
   spdlog::info("{} pattern(s), k = {}, alphabet {}{}, kernel {}, {} thread(s)", s.patterns, s.k,
                alphabet_name(s.alphabet), s.both_strands ? ", both strands" : ", forward strand",
                s.kernel, s.threads);
+  if (wants_details()) {
+    spdlog::debug("patterns loaded in {:.3f} s", s.load_seconds);
+    spdlog::debug("kernel {}: {}", s.kernel, s.kernel_reason);
+    spdlog::debug("{}", s.plan);
+    spdlog::debug("batches of about {} bases, at most {} in flight on {} thread(s)", s.batch_bases,
+                  s.batches_in_flight, s.threads);
+  }
   last_report_ = std::chrono::steady_clock::now();
 }
 
@@ -52,6 +61,13 @@ void LogObserver::finished(const RunSummary& summary) {
                stats.records, stats.bases, stats.hits,
                what[static_cast<int>(summary.command)], secs,
                secs > 0 ? static_cast<double>(stats.bases) / secs / 1e6 : 0.0, summary.kernel);
+  if (!wants_details()) return;
+  const PipelineReport& r = summary.report;
+  for (std::size_t i = 0; i < r.inputs.size() && i < summary.inputs.size(); ++i)
+    spdlog::debug("input {}: {} records, {} bases", summary.inputs[i] == "-" ? "stdin" : summary.inputs[i],
+                  r.inputs[i].records, r.inputs[i].bases);
+  spdlog::debug("time: reading {:.3f} s, searching {:.3f} s (all threads), writing {:.3f} s",
+                r.read_seconds, r.search_seconds, r.write_seconds);
 }
 
 }  // namespace trawl::app

@@ -25,6 +25,7 @@ class LogObserver : public RunObserver {
   void started(const RunStart& start) override;
   void temp_file_created(const std::string& path) override;
   bool wants_progress() const override { return show_progress_; }
+  bool wants_details() const override;
   void progress(const RunStats& so_far) override;
   void finished(const RunSummary& summary) override;
 

@@ -777,6 +777,16 @@ FastxReader::FastxReader(std::vector<std::string> paths, ReaderOptions options)
     if (S_ISDIR(st.st_mode)) throw InputError(p + ": is a directory");
     if (access(p.c_str(), R_OK) != 0) throw InputError(p + ": cannot read: " + std::strerror(errno));
   }
+  first_record_ = std::make_unique<std::atomic<std::uint64_t>[]>(paths_.size());
+  for (std::size_t i = 0; i < paths_.size(); ++i) first_record_[i].store(UINT64_MAX, std::memory_order_relaxed);
+}
+
+std::size_t FastxReader::input_of(std::uint64_t index) const {
+  // The last input that starts at or before the record (an empty input shares its start
+  // with the next one, which then holds the record). Inputs are few.
+  std::size_t input = 0;
+  for (std::size_t i = 1; i < paths_.size() && first_record_of(i) <= index; ++i) input = i;
+  return input;
 }
 
 FastxReader::~FastxReader() = default;
@@ -793,6 +803,7 @@ bool FastxReader::index_lines(std::string_view bytes, UninitializedVector<std::u
 bool FastxReader::open_next_file() {
   file_.reset();
   if (next_path_ >= paths_.size()) return false;
+  first_record_[next_path_].store(records_, std::memory_order_release);
   file_ = std::make_unique<File>(paths_[next_path_++], options_);
   file_->line_end_finder = &line_end_finder_;
   file_->line_indexer = &line_indexer_;

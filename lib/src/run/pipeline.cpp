@@ -8,7 +8,9 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <memory>
 #include <string>
@@ -156,8 +158,11 @@ class ParallelReading {
 // its input released, the run's totals and the task sizer fed.
 class Writer {
  public:
-  Writer(ResultSink& sink, LongRecordAssembler& assembler, TaskSizer& sizer, Command command)
-      : sink_(sink), assembler_(assembler), sizer_(sizer), command_(command) {}
+  Writer(ResultSink& sink, LongRecordAssembler& assembler, TaskSizer& sizer, Command command,
+         const FastxReader& reader, PipelineReport* report)
+      : sink_(sink), assembler_(assembler), sizer_(sizer), command_(command), reader_(reader), report_(report) {
+    if (report_) report_->inputs.assign(reader.inputs().size(), RunStats{});
+  }
 
   void write(Batch& b, RunStats& stats) {
     if (b.error) std::rethrow_exception(b.error);
@@ -169,6 +174,11 @@ class Writer {
       if (t.window.last_of_record) {
         stats.records += 1;
         stats.bases += t.window.text.size();
+        if (report_) {
+          RunStats& in = report_->inputs[reader_.input_of(t.window.record->text_idx)];
+          in.records += 1;
+          in.bases += t.window.text.size();
+        }
       }
       t.window.record.reset();
       t.window.block.reset();
@@ -179,13 +189,47 @@ class Writer {
     stats.records += t.records.size();
     stats.bases += t.records.bases();
     stats.hits += hits_in(b.results, command_);
+    if (report_) count_inputs(t.records);
   }
 
  private:
+  // The batch's records and bases by input (a batch of small files can hold several).
+  void count_inputs(const RecordBatch& rb) {
+    for (std::size_t r = 0; r < rb.size();) {
+      const std::size_t input = reader_.input_of(rb.first_record + r);
+      const std::uint64_t next_first = reader_.first_record_of(input + 1);  // > the record's index
+      const std::size_t end = static_cast<std::size_t>(std::min<std::uint64_t>(rb.size(), next_first - rb.first_record));
+      RunStats& in = report_->inputs[input];
+      in.records += end - r;
+      for (; r < end; ++r) in.bases += rb.seq_spans[r].length;
+    }
+  }
+
   ResultSink& sink_;
   LongRecordAssembler& assembler_;
   TaskSizer& sizer_;
   const Command command_;
+  const FastxReader& reader_;
+  PipelineReport* report_;
+};
+
+// Adds the time from its making to its end to `total` (nanoseconds), where there is one (-v):
+// no clock is read otherwise.
+class StageTimer {
+ public:
+  explicit StageTimer(std::atomic<std::int64_t>* total)
+      : total_(total), start_(total ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{}) {}
+  ~StageTimer() {
+    if (total_)
+      total_->fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count(),
+                        std::memory_order_relaxed);
+  }
+  StageTimer(const StageTimer&) = delete;
+  StageTimer& operator=(const StageTimer&) = delete;
+
+ private:
+  std::atomic<std::int64_t>* total_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace
@@ -193,7 +237,7 @@ class Writer {
 RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
                       const SearchOptions& options, const KernelFns& kernel, ResultSink& sink,
                       const PipelineOptions& opt,
-                      const std::function<void(const RunStats&)>& progress) {
+                      const std::function<void(const RunStats&)>& progress, PipelineReport* report) {
   const int threads = opt.threads < 1 ? 1 : opt.threads;
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                   static_cast<std::size_t>(threads));
@@ -202,7 +246,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   // batches (plus the long record being split). Not more: every task's input block is fresh
   // memory the reader clears on first touch, and the reader runs ahead to fill every token
   // (docs/performance.md).
-  const std::size_t tokens = 2 * static_cast<std::size_t>(threads);
+  const std::size_t tokens = batches_in_flight(threads);
   std::vector<std::unique_ptr<Batch>> pool;
   tbb::concurrent_queue<Batch*> free_batches;
   for (std::size_t i = 0; i < tokens; ++i) {
@@ -214,12 +258,15 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   TaskSizer sizer(opt.batch_bases, opt.shape.command == Command::hits);
   TaskSource source(reader, patterns, opt.paired, opt.batch_bases, sizer);
   LongRecordAssembler assembler(patterns, options, kernel, mode, sink);
-  Writer writer(sink, assembler, sizer, opt.shape.command);
+  Writer writer(sink, assembler, sizer, opt.shape.command, reader, report);
   const ParallelReading parallel_reading(reader, threads);
+  std::array<std::atomic<std::int64_t>, 3> stage_ns{};  // read, search, write (-v)
+  std::atomic<std::int64_t>* const timing = report ? stage_ns.data() : nullptr;
 
   RunStats stats;
   bool input_done = false;
   const auto read = [&](tbb::flow_control& fc) -> Batch* {
+    const StageTimer timer(timing);
     Batch* b = nullptr;
     if (input_done || !free_batches.try_pop(b)) {
       fc.stop();
@@ -235,10 +282,12 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
     return b;
   };
   const auto work = [&](Batch* b) {
+    const StageTimer timer(timing ? timing + 1 : nullptr);
     work_on(*b, searchers.local(), sink);
     return b;
   };
   const auto write = [&](Batch* b) {
+    const StageTimer timer(timing ? timing + 2 : nullptr);
     writer.write(*b, stats);
     free_batches.push(b);
     if (progress) progress(stats);
@@ -247,7 +296,15 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
                                      tbb::make_filter<Batch*, Batch*>(tbb::filter_mode::parallel, work) &
                                      tbb::make_filter<Batch*, void>(tbb::filter_mode::serial_in_order, write));
 
-  sink.close();
+  {
+    const StageTimer timer(timing ? timing + 2 : nullptr);
+    sink.close();
+  }
+  if (report) {
+    report->read_seconds = static_cast<double>(stage_ns[0].load()) * 1e-9;
+    report->search_seconds = static_cast<double>(stage_ns[1].load()) * 1e-9;
+    report->write_seconds = static_cast<double>(stage_ns[2].load()) * 1e-9;
+  }
   if (opt.paired && stats.records != patterns.size())
     throw InputError("--paired needs one pattern per record, but there are " +
                      std::to_string(patterns.size()) + " patterns and " +

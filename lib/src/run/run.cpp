@@ -6,13 +6,16 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "trawl/core/errors.h"
 #include "trawl/io/output_file.h"
 #include "trawl/io/reader.h"
+#include "trawl/kernel/cpu.h"
 #include "trawl/kernel/kernel.h"
 #include "trawl/run/load_patterns.h"
+#include "trawl/search/searcher.h"
 #include "trawl/sinks/factory.h"
 
 namespace trawl {
@@ -81,6 +84,28 @@ std::function<void(const RunStats&)> per_batch(const PatternSet& patterns,
   };
 }
 
+// Why the run has its kernel (for -v): asked for, or the fastest the CPU runs.
+std::string kernel_reason(const std::string& requested) {
+  if (requested != "auto") return "--kernel " + requested;
+  const CpuFeatures& cpu = cpu_features();
+  std::string has;
+  for (const auto& [on, name] : {std::pair{cpu.avx2, "avx2"}, std::pair{cpu.avx512bw, "avx512bw"},
+                                 std::pair{cpu.avx512vbmi, "avx512vbmi"}, std::pair{cpu.avx512vpopcntdq, "avx512vpopcntdq"}})
+    if (on) has += has.empty() ? name : std::string(", ") + name;
+  return "the fastest this CPU runs; it has " + (has.empty() ? std::string("none of avx2, avx512bw") : has);
+}
+
+// RunStart's details, for an observer that wants them: the plan is the one every thread's
+// searcher chooses, found by making one more.
+void add_details(RunStart& start, const RunOptions& options, const SearchOptions& search,
+                 const PatternSet& patterns, const KernelFns& kernel, double load_seconds) {
+  start.kernel_reason = kernel_reason(options.kernel);
+  start.plan = Searcher(patterns, search, kernel, SearchMode{options.shape, options.paired}).plan().describe();
+  start.batch_bases = options.batch_bases;
+  start.batches_in_flight = batches_in_flight(start.threads);
+  start.load_seconds = load_seconds;
+}
+
 }  // namespace
 
 RunSummary run(const RunOptions& options, RunObserver& observer) {
@@ -88,14 +113,24 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
     throw UsageError(problems.front());
   const SearchOptions search = effective_search(options);
   const int threads = effective_threads(options);
+  const auto loading = std::chrono::steady_clock::now();
   // --paired searches each pattern once: build its profile then rather than keep millions.
   PatternSet patterns(search, options.paired ? 0 : PatternSet::kPrecomputeLimit);
   const std::shared_ptr<PatternListText> list =
       load_patterns(options.patterns, options.full_header, patterns, threads);
   warn_if_k_too_large(search, patterns, observer);
   const KernelFns& kernel = choose_kernel(options.kernel);
-  observer.started(RunStart{patterns.size(), search.k, search.alphabet.alphabet,
-                            search.searches_rc(), kernel.name, threads});
+  RunStart start;
+  start.patterns = patterns.size();
+  start.k = search.k;
+  start.alphabet = search.alphabet.alphabet;
+  start.both_strands = search.searches_rc();
+  start.kernel = kernel.name;
+  start.threads = threads;
+  if (observer.wants_details())
+    add_details(start, options, search, patterns, kernel,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - loading).count());
+  observer.started(start);
 
   // The reader first: a missing input fails before any output file is created.
   // BGZF input is decompressed on htslib's own thread pool (plain gzip cannot be split and
@@ -114,11 +149,13 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   RunSummary summary;
   summary.stats = run_pipeline(reader, patterns, search, kernel, *sink,
                                pipeline_options(options, search, threads),
-                               per_batch(patterns, options.paired ? list.get() : nullptr, observer));
+                               per_batch(patterns, options.paired ? list.get() : nullptr, observer),
+                               observer.wants_details() ? &summary.report : nullptr);
   out.commit();
   summary.command = options.shape.command;
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   summary.kernel = kernel.name;
+  summary.inputs = reader.inputs();
   observer.finished(summary);
   return summary;
 }

@@ -29,7 +29,7 @@ namespace {
 
 class Recorder final : public RunObserver {
  public:
-  explicit Recorder(bool progress = false) : wants_(progress) {}
+  explicit Recorder(bool progress = false, bool details = false) : wants_(progress), details_(details) {}
   void warning(const std::string& message) override { warnings.push_back(message); }
   void started(const RunStart& s) override {
     ++starts;
@@ -41,6 +41,7 @@ class Recorder final : public RunObserver {
     temp_existed = std::filesystem::exists(path);
   }
   bool wants_progress() const override { return wants_; }
+  bool wants_details() const override { return details_; }
   void progress(const RunStats& s) override {
     ++progress_calls;
     last_progress = s;
@@ -61,6 +62,7 @@ class Recorder final : public RunObserver {
 
  private:
   bool wants_;
+  bool details_;
 };
 
 // Three records: GATTACA forward in r0, reverse complemented (TGTAATC) in r2.
@@ -173,6 +175,47 @@ TEST_CASE("run: progress after every batch when asked, the last one the totals")
   CHECK(rec.last_progress.records == s.stats.records);
   CHECK(rec.last_progress.bases == s.stats.bases);
   CHECK(rec.last_progress.hits == s.stats.hits);
+}
+
+TEST_CASE("run: details only when asked: the kernel's reason, the plan, the batches, each input's counts and the stages' times") {
+  const TempDir dir("trawl_run");
+  for (const int threads : {1, 2})
+    for (const std::uint64_t batch : {std::uint64_t{4}, std::uint64_t{1} << 20}) {
+      CAPTURE(threads);
+      CAPTURE(batch);
+      RunOptions o = options(dir);
+      // Three inputs, the middle one empty, and records cut into windows where batch is 4.
+      o.inputs = {dir.write("a.fa", kInput), dir.write("empty.fa", ""), dir.write("b.fa", ">x\nGATTACAGATTACA\n")};
+      o.threads = threads;
+      o.batch_bases = batch;
+      Recorder plain;
+      const RunSummary quiet = run(o, plain);
+      CHECK(plain.start.plan.empty());
+      CHECK(quiet.report.inputs.empty());
+      Recorder rec(false, true);
+      const RunSummary s = run(o, rec);
+      CHECK(rec.start.kernel_reason == "--kernel scalar");
+      CHECK(rec.start.plan.rfind("search plan: ", 0) == 0);
+      CHECK(rec.start.batch_bases == batch);
+      CHECK(rec.start.batches_in_flight == 2 * static_cast<std::size_t>(threads));
+      CHECK(rec.start.load_seconds >= 0);
+      CHECK(s.inputs == o.inputs);
+      REQUIRE(s.report.inputs.size() == 3);
+      CHECK(s.report.inputs[0].records == 3);
+      CHECK(s.report.inputs[0].bases == 27);
+      CHECK(s.report.inputs[1].records == 0);
+      CHECK(s.report.inputs[2].records == 1);
+      CHECK(s.report.inputs[2].bases == 14);
+      CHECK(s.stats.records == 4);
+      CHECK(s.report.read_seconds >= 0);
+      CHECK(s.report.search_seconds > 0);
+      CHECK(s.report.write_seconds > 0);
+    }
+  RunOptions o = options(dir);
+  o.kernel = "auto";
+  Recorder rec(false, true);
+  run(o, rec);
+  CHECK(rec.start.kernel_reason.rfind("the fastest this CPU runs", 0) == 0);
 }
 
 TEST_CASE("run: count and contains summaries count what their rows say") {

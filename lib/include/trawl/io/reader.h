@@ -3,6 +3,7 @@
 // The only code that includes htslib. Sequence bytes are kept exactly (line breaks and a
 // trailing '\r' removed); malformed input throws InputError naming file and record.
 // Not thread safe: one reader, driven by the pipeline's serial input stage.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -99,6 +100,15 @@ class FastxReader {
 
   // Records handed out so far, by next() or in chunks.
   std::uint64_t records_read() const { return records_; }
+  // The inputs, in order ("-": stdin), and which one record `index` (0-based, over all
+  // inputs) came from. Safe from another thread for any record handed out before (the
+  // pipeline's output stage counts records per input with it).
+  const std::vector<std::string>& inputs() const { return paths_; }
+  std::size_t input_of(std::uint64_t index) const;
+  // The index of input i's first record; the maximum for one not opened yet or past the last.
+  std::uint64_t first_record_of(std::size_t i) const {
+    return i < paths_.size() ? first_record_[i].load(std::memory_order_acquire) : UINT64_MAX;
+  }
 
   // Finds the first '\n' or NUL byte in [p, p + n): its offset, or n where there is none.
   using LineEndFinder = std::function<std::size_t(const char* p, std::size_t n)>;
@@ -128,6 +138,8 @@ class FastxReader {
   std::vector<std::string> paths_;
   ReaderOptions options_;
   std::size_t next_path_ = 0;
+  // The index of each input's first record, set as it is opened (none yet: the maximum).
+  std::unique_ptr<std::atomic<std::uint64_t>[]> first_record_;
   std::unique_ptr<File> file_;
   std::uint64_t records_ = 0;
   LineEndFinder line_end_finder_;

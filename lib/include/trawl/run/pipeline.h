@@ -5,6 +5,7 @@
 // to the sink. Output order is therefore independent of the thread count.
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "trawl/kernel/kernel.h"
 #include "trawl/core/pattern_set.h"
@@ -29,13 +30,26 @@ struct RunStats {
   std::uint64_t hits = 0;  // hits found (for contains: records or pairs with a hit)
 };
 
+// How many batches a run on `threads` threads has in flight at most (their memory is the
+// run's, beyond the patterns and a long record).
+inline std::size_t batches_in_flight(int threads) { return 2 * static_cast<std::size_t>(threads < 1 ? 1 : threads); }
+
+// Where a run's time went, and what each input held (for -v).
+struct PipelineReport {
+  double read_seconds = 0;    // the serial input stage (cutting records into tasks)
+  double search_seconds = 0;  // the parallel stage (parsing, searching, formatting), summed over threads
+  double write_seconds = 0;   // the serial output stage (the sink's writes)
+  std::vector<RunStats> inputs;  // records and bases of each of reader.inputs() (no hits)
+};
+
 // Runs the whole search. Exceptions from any stage (InputError, OutputError,
 // DownstreamClosed) stop the pipeline and propagate. `progress` (optional) is called from
-// the serial output stage after every batch.
+// the serial output stage after every batch. `report` (optional) is filled as the run goes.
 RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
                       const SearchOptions& options, const KernelFns& kernel, ResultSink& sink,
                       const PipelineOptions& pipeline,
-                      const std::function<void(const RunStats&)>& progress = {});
+                      const std::function<void(const RunStats&)>& progress = {},
+                      PipelineReport* report = nullptr);
 
 // Runs body(0), ..., body(count - 1) on up to `threads` threads and returns when all are
 // done: work before the search that would otherwise be serial (loading millions of

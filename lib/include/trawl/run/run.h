@@ -4,7 +4,9 @@
 // in which inputs and outputs are opened) is decided here; what the run has to say goes to
 // a RunObserver, since the library never logs.
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "trawl/core/run_options.h"
 #include "trawl/run/pipeline.h"
@@ -19,6 +21,12 @@ struct RunStart {
   bool both_strands = false;  // the reverse complement is searched too
   const char* kernel = "";    // the kernel's name ("scalar", "avx2", "avx512")
   int threads = 1;
+  // The details (filled where the observer wants_details()):
+  std::string kernel_reason;   // why that kernel: --kernel, or what the CPU has
+  std::string plan;            // the search plan (SearchPlan::describe)
+  std::uint64_t batch_bases = 0;
+  std::size_t batches_in_flight = 0;
+  double load_seconds = 0;     // loading the patterns
 };
 
 // What a finished run did.
@@ -27,6 +35,9 @@ struct RunSummary {
   Command command = Command::hits;
   double seconds = 0;       // the search and the writing, from the first record to the commit
   const char* kernel = "";
+  // Where the observer wants_details(): each stage's time and each input's records and bases.
+  PipelineReport report;
+  std::vector<std::string> inputs;  // the input names, as report.inputs
 };
 
 // Hears a run's events, all on the thread that called run(). Every call has a default that
@@ -43,6 +54,8 @@ class RunObserver {
   // Whether progress() is wanted: it is then called after every batch written.
   virtual bool wants_progress() const { return false; }
   virtual void progress(const RunStats& /*so_far*/) {}
+  // Whether the details of RunStart and RunSummary are wanted (they cost a little to find).
+  virtual bool wants_details() const { return false; }
   // The output is complete and in place (the temporary file renamed).
   virtual void finished(const RunSummary& /*summary*/) {}
 };
