@@ -343,9 +343,11 @@ class FastxReader::File {
                      describe(c));
       format_ = c;
     }
-    if (c != format_)
+    if (c != format_) {
+      if (c == '>' || c == '@') fail_mixed(c);
       fail_at_line(std::string("expected '") + static_cast<char>(format_) +
                    "' at the start of a record, found " + describe(c));
+    }
 
     // Header line: text_id is the name up to the first whitespace unless full_header.
     // A chunk holds every line whole, so its names and one-line sequences are views into
@@ -388,8 +390,11 @@ class FastxReader::File {
         batch.seq_bases += batch.seqs.size() - seq_off;
         return true;
       }
-      // A chunk in memory: a one-line sequence is a view, more lines are copied.
+      // A chunk in memory: a one-line sequence is a view, more lines are copied. A line
+      // that starts with '@' is a FASTQ record (see join_sequence), checked once a line here
+      // and once a record in take_simple_records.
       if (peek() >= 0 && peek() != '>') {
+        if (peek() == '@') fail_mixed('@');
         const std::string_view first = borrow_line();
         if (peek() < 0 || peek() == '>') {
           if (chunk_has_nul_ && std::memchr(first.data(), 0, first.size()))
@@ -400,7 +405,10 @@ class FastxReader::File {
         }
         batch.seqs.append(first);
       }
-      for (int d = peek(); d >= 0 && d != '>'; d = peek()) take_line(batch.seqs);
+      for (int d = peek(); d >= 0 && d != '>'; d = peek()) {
+        if (d == '@') fail_mixed('@');
+        take_line(batch.seqs);
+      }
     } else {
       for (int d = peek(); d >= 0 && d != '+'; d = peek()) take_line(batch.seqs);
       if (peek() != '+') fail_here("FASTQ record has no '+' line");
@@ -421,10 +429,10 @@ class FastxReader::File {
   }
 
   // In a chunk: takes up to `max` records at pos_ that are a header line and one sequence
-  // line each (no '\r', no blank line, no NUL byte in the chunk, names cut at whitespace),
-  // straight from the line index, as next() would take them; stops at the first other one,
-  // which next() then reads. Returns how many it took. (Reads a record in a few steps where
-  // next() took several calls: most chunks are all such records.)
+  // line each (no '\r', no blank line, no '@' line, no NUL byte in the chunk, names cut at
+  // whitespace), straight from the line index, as next() would take them; stops at the
+  // first other one, which next() then reads. Returns how many it took. (Reads a record in
+  // a few steps where next() took several calls: most chunks are all such records.)
   std::uint64_t take_simple_records(RecordBatch& batch, std::uint64_t max) {
     if (!line_index_ || chunk_has_nul_ || options_.full_header) return 0;
     std::uint64_t taken = 0;
@@ -432,6 +440,7 @@ class FastxReader::File {
       const std::size_t header_end = newlines_[next_newline_], seq_end = newlines_[next_newline_ + 1];
       const std::size_t seq_begin = header_end + 1;
       if (data_[pos_] != '>' || seq_begin == seq_end || data_[seq_begin] == '>' ||
+          data_[seq_begin] == '@' ||
           data_[header_end - 1] == '\r' || data_[seq_end - 1] == '\r' ||
           (seq_end + 1 < end_ && data_[seq_end + 1] != '>'))
         break;
@@ -476,6 +485,9 @@ class FastxReader::File {
         end_sequence();
         break;
       }
+      // '@' is no sequence letter: at a line start it begins a FASTQ record, which the
+      // record grammar of this input cannot hold (see fail_mixed).
+      if (at_line_start_ && *p == '@') fail_mixed('@');
       const std::size_t stop = find_line_end_or_nul(p, n);
       if (stop < n && p[stop] == 0) {
         // Joined as a byte like any other, and reported once the sequence has ended.
@@ -558,6 +570,13 @@ class FastxReader::File {
   }
   [[noreturn]] void fail_at_line(const std::string& what) {
     throw InputError(display_ + ": line " + std::to_string(line_no_ + 1) + ": " + what);
+  }
+  // A record of the other format at the next line. Mixed streams are refused rather than
+  // parsed record by record: a chunk counts FASTA records by the '>' at line starts, which
+  // a FASTQ quality line may also begin with, so only one grammar per input is safe.
+  [[noreturn]] void fail_mixed(int marker) {
+    fail_at_line(marker == '@' ? "a FASTQ record ('@') after FASTA records; trawl reads one format per input"
+                               : "a FASTA record ('>') after FASTQ records; trawl reads one format per input");
   }
   static bool is_header_space(char c) {
     return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
@@ -677,7 +696,7 @@ class FastxReader::File {
   // False, with nothing consumed, where the sequence is not one line free of NUL bytes, or
   // the batch already holds views of another file; the caller then reads it as usual.
   bool lend_one_line_sequence(RecordBatch& batch) {
-    if (pos_ >= end_ || data_[pos_] == '>') return false;
+    if (pos_ >= end_ || data_[pos_] == '>' || data_[pos_] == '@') return false;
     if (batch.borrowed != nullptr && batch.borrowed != data_) return false;
     const std::size_t len = find_long_line_end(data_ + pos_, end_ - pos_);
     const std::size_t after = pos_ + len + (pos_ + len < end_ ? 1 : 0);
