@@ -413,12 +413,7 @@ class FastxReader::File {
       for (int d = peek(); d >= 0 && d != '+'; d = peek()) take_line(batch.seqs);
       if (peek() != '+') fail_here("FASTQ record has no '+' line");
       skip_line();
-      const std::uint64_t seq_len = batch.seqs.size() - seq_off;
-      qual_.clear();
-      while (qual_.size() < seq_len && peek() >= 0) take_line(qual_);
-      if (qual_.size() != seq_len)
-        fail_here("quality length " + std::to_string(qual_.size()) +
-                  " differs from sequence length " + std::to_string(seq_len));
+      read_quality(header, batch.seqs.size() - seq_off);
     }
     const std::uint64_t seq_len = batch.seqs.size() - seq_off;
     if ((format_ == '@' || chunk_has_nul_) && std::memchr(batch.seqs.data() + seq_off, 0, seq_len))
@@ -577,6 +572,24 @@ class FastxReader::File {
   [[noreturn]] void fail_mixed(int marker) {
     fail_at_line(marker == '@' ? "a FASTQ record ('@') after FASTA records; trawl reads one format per input"
                                : "a FASTA record ('>') after FASTQ records; trawl reads one format per input");
+  }
+  // Reads the quality lines of a FASTQ record whose sequence is `seq_len` long (joined until
+  // they are as long, as kseq does) and checks the length. A mismatch names the record, the
+  // line its quality starts at and the quality's length as the file has it: a short one
+  // would join the next record's lines, so the report stops at a line that starts with '@'.
+  void read_quality(std::string_view name, std::uint64_t seq_len) {
+    const std::uint64_t first_line = line_no_ + 1;
+    std::size_t as_written = std::string::npos;  // the quality before a probable next header
+    qual_.clear();
+    for (bool first = true; qual_.size() < seq_len && peek() >= 0; first = false) {
+      if (!first && as_written == std::string::npos && peek() == '@') as_written = qual_.size();
+      take_line(qual_);
+    }
+    if (qual_.size() == seq_len) return;
+    const std::size_t qual_len = as_written == std::string::npos ? qual_.size() : as_written;
+    throw InputError(display_ + ": record " + std::to_string(record_) + " '" + std::string(name) +
+                     "': quality length " + std::to_string(qual_len) + " at line " +
+                     std::to_string(first_line) + " differs from sequence length " + std::to_string(seq_len));
   }
   static bool is_header_space(char c) {
     return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';

@@ -371,3 +371,25 @@ TEST_CASE("reader: a stream that mixes FASTA and FASTQ records is an error namin
   std::remove(fa.c_str());
   std::remove(fastq.c_str());
 }
+
+TEST_CASE("reader: a quality of the wrong length names the record, its quality line and both lengths") {
+  const std::string rec1 = "@r1 one\nACGTACGTAC\n+\nIIIIIIIIII\n", rec3 = "@r3\nACGTACGTAC\n+\nIIIIIIIIII\n";
+  struct Case {
+    std::string bytes, message;
+  };
+  const std::vector<Case> cases = {
+      // Short: the joined quality would take in the next record's lines; the file has 5.
+      {rec1 + "@r2 two\nACGTACGTAC\n+\nIIIII\n" + rec3, "record 2 'r2': quality length 5 at line 8 differs from sequence length 10"},
+      {rec1 + "@r2\nACGTACGTAC\n+\nIIIIIIIIIIII\n" + rec3, "record 2 'r2': quality length 12 at line 8 differs from sequence length 10"},
+      {rec1 + "@r2\nACGTACGTAC\n+r2\nIII\n", "record 2 'r2': quality length 3 at line 8 differs from sequence length 10"},  // at the end
+      {rec1 + "@r2\nACGTA\nCGTAC\n+\nIIII\nIII\n@r3 x\nAC\n+\nII\n", "record 2 'r2': quality length 7 at line 9 differs from sequence length 10"},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string path = write_temp("qual", cases[i].bytes);
+    for (const bool map_files : {true, false}) {
+      INFO("case " << i << " map_files " << map_files);
+      CHECK(read_error({path}, ReaderOptions{false, 0, map_files}, false) == path + ": " + cases[i].message);
+    }
+    std::remove(path.c_str());
+  }
+}
