@@ -338,9 +338,7 @@ class FastxReader::File {
     if (c < 0) return false;
     ++record_;
     if (format_ == 0) {
-      if (c != '>' && c != '@')
-        fail_at_line("not FASTA or FASTQ: expected '>' or '@' at the start of a record, found " +
-                     describe(c));
+      if (c != '>' && c != '@') fail_not_fastx(c);
       format_ = c;
     }
     if (c != format_) {
@@ -572,6 +570,28 @@ class FastxReader::File {
   [[noreturn]] void fail_mixed(int marker) {
     fail_at_line(marker == '@' ? "a FASTQ record ('@') after FASTA records; trawl reads one format per input"
                                : "a FASTA record ('>') after FASTQ records; trawl reads one format per input");
+  }
+  // The first record does not start with '>' or '@'. A compressed format that htslib does
+  // not read is named, since its magic bytes would otherwise be reported as a stray letter.
+  [[noreturn]] void fail_not_fastx(int c) {
+    if (line_no_ == 0) {
+      // The magic is at the first byte; a pipe may have given fewer bytes than it so far.
+      while (fp_ && end_ - pos_ < 6 && !eof_ && data_ == buf_.data() && end_ < buf_.size())
+        end_ += read_into(buf_.data() + end_, buf_.size() - end_);
+      const std::string_view head(data_ + pos_, std::min<std::size_t>(end_ - pos_, 6));
+      const char* tool = head.substr(0, 3) == "BZh"                             ? "bzip2"
+                         : head == std::string_view("\xFD" "7zXZ\0", 6)         ? "xz"
+                         : head.substr(0, 4) == std::string_view("\x28\xB5\x2F\xFD", 4) ? "zstd"
+                                                                                 : nullptr;
+      if (tool) {
+        const std::string source = display_ == "<stdin>" ? std::string("... | ") + tool + " -dc"
+                                                         : std::string(tool) + " -dc " + display_;
+        throw InputError(display_ + ": compressed with " + tool +
+                         ", which trawl does not read; decompress it first (e.g. `" + source +
+                         " | trawl ... -`)");
+      }
+    }
+    fail_at_line("not FASTA or FASTQ: expected '>' or '@' at the start of a record, found " + describe(c));
   }
   // Reads the quality lines of a FASTQ record whose sequence is `seq_len` long (joined until
   // they are as long, as kseq does) and checks the length. A mismatch names the record, the

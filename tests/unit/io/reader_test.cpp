@@ -393,3 +393,29 @@ TEST_CASE("reader: a quality of the wrong length names the record, its quality l
     std::remove(path.c_str());
   }
 }
+
+TEST_CASE("reader: input compressed with bzip2, xz or zstd is named as such") {
+  const std::vector<std::pair<std::string, std::string>> kinds = {
+      {std::string("BZh91AY&SY\x01\x02", 12), "bzip2"},
+      {std::string("\xFD" "7zXZ\0\0\x04\xE6\xD6\xB4\x46", 12), "xz"},
+      {std::string("\x28\xB5\x2F\xFD\x24\x05\x29\x00", 8), "zstd"},
+  };
+  for (const auto& [bytes, tool] : kinds) {
+    const std::string path = write_temp("packed", bytes);
+    const std::string advice = ", which trawl does not read; decompress it first (e.g. `";
+    for (const bool map_files : {true, false}) {
+      INFO(tool << " map_files " << map_files);
+      const ReaderOptions options{false, 0, map_files};
+      CHECK(read_error({path}, options, true) ==
+            path + ": compressed with " + tool + advice + tool + " -dc " + path + " | trawl ... -`)");
+      CHECK(read_error({"-"}, options, false, path) ==
+            "<stdin>: compressed with " + tool + advice + "... | " + tool + " -dc | trawl ... -`)");
+    }
+    std::remove(path.c_str());
+  }
+  // Other junk keeps the plain message.
+  const std::string junk = write_temp("junk", "BZ\n>a\nAC\n");
+  CHECK(read_error({junk}, ReaderOptions{}, false) ==
+        junk + ": line 1: not FASTA or FASTQ: expected '>' or '@' at the start of a record, found 'B'");
+  std::remove(junk.c_str());
+}
