@@ -338,14 +338,14 @@ class FastxReader::File {
     if (c < 0) return false;
     ++record_;
     if (format_ == 0) {
-      if (c != '>' && c != '@')
-        fail_at_line("not FASTA or FASTQ: expected '>' or '@' at the start of a record, found " +
-                     describe(c));
+      if (c != '>' && c != '@') fail_not_fastx(c);
       format_ = c;
     }
-    if (c != format_)
+    if (c != format_) {
+      if (c == '>' || c == '@') fail_mixed(c);
       fail_at_line(std::string("expected '") + static_cast<char>(format_) +
                    "' at the start of a record, found " + describe(c));
+    }
 
     // Header line: text_id is the name up to the first whitespace unless full_header.
     // A chunk holds every line whole, so its names and one-line sequences are views into
@@ -388,8 +388,11 @@ class FastxReader::File {
         batch.seq_bases += batch.seqs.size() - seq_off;
         return true;
       }
-      // A chunk in memory: a one-line sequence is a view, more lines are copied.
+      // A chunk in memory: a one-line sequence is a view, more lines are copied. A line
+      // that starts with '@' is a FASTQ record (see join_sequence), checked once a line here
+      // and once a record in take_simple_records.
       if (peek() >= 0 && peek() != '>') {
+        if (peek() == '@') fail_mixed('@');
         const std::string_view first = borrow_line();
         if (peek() < 0 || peek() == '>') {
           if (chunk_has_nul_ && std::memchr(first.data(), 0, first.size()))
@@ -400,17 +403,15 @@ class FastxReader::File {
         }
         batch.seqs.append(first);
       }
-      for (int d = peek(); d >= 0 && d != '>'; d = peek()) take_line(batch.seqs);
+      for (int d = peek(); d >= 0 && d != '>'; d = peek()) {
+        if (d == '@') fail_mixed('@');
+        take_line(batch.seqs);
+      }
     } else {
       for (int d = peek(); d >= 0 && d != '+'; d = peek()) take_line(batch.seqs);
       if (peek() != '+') fail_here("FASTQ record has no '+' line");
       skip_line();
-      const std::uint64_t seq_len = batch.seqs.size() - seq_off;
-      qual_.clear();
-      while (qual_.size() < seq_len && peek() >= 0) take_line(qual_);
-      if (qual_.size() != seq_len)
-        fail_here("quality length " + std::to_string(qual_.size()) +
-                  " differs from sequence length " + std::to_string(seq_len));
+      read_quality(header, batch.seqs.size() - seq_off);
     }
     const std::uint64_t seq_len = batch.seqs.size() - seq_off;
     if ((format_ == '@' || chunk_has_nul_) && std::memchr(batch.seqs.data() + seq_off, 0, seq_len))
@@ -421,10 +422,10 @@ class FastxReader::File {
   }
 
   // In a chunk: takes up to `max` records at pos_ that are a header line and one sequence
-  // line each (no '\r', no blank line, no NUL byte in the chunk, names cut at whitespace),
-  // straight from the line index, as next() would take them; stops at the first other one,
-  // which next() then reads. Returns how many it took. (Reads a record in a few steps where
-  // next() took several calls: most chunks are all such records.)
+  // line each (no '\r', no blank line, no '@' line, no NUL byte in the chunk, names cut at
+  // whitespace), straight from the line index, as next() would take them; stops at the
+  // first other one, which next() then reads. Returns how many it took. (Reads a record in
+  // a few steps where next() took several calls: most chunks are all such records.)
   std::uint64_t take_simple_records(RecordBatch& batch, std::uint64_t max) {
     if (!line_index_ || chunk_has_nul_ || options_.full_header) return 0;
     std::uint64_t taken = 0;
@@ -432,6 +433,7 @@ class FastxReader::File {
       const std::size_t header_end = newlines_[next_newline_], seq_end = newlines_[next_newline_ + 1];
       const std::size_t seq_begin = header_end + 1;
       if (data_[pos_] != '>' || seq_begin == seq_end || data_[seq_begin] == '>' ||
+          data_[seq_begin] == '@' ||
           data_[header_end - 1] == '\r' || data_[seq_end - 1] == '\r' ||
           (seq_end + 1 < end_ && data_[seq_end + 1] != '>'))
         break;
@@ -476,6 +478,9 @@ class FastxReader::File {
         end_sequence();
         break;
       }
+      // '@' is no sequence letter: at a line start it begins a FASTQ record, which the
+      // record grammar of this input cannot hold (see fail_mixed).
+      if (at_line_start_ && *p == '@') fail_mixed('@');
       const std::size_t stop = find_line_end_or_nul(p, n);
       if (stop < n && p[stop] == 0) {
         // Joined as a byte like any other, and reported once the sequence has ended.
@@ -558,6 +563,53 @@ class FastxReader::File {
   }
   [[noreturn]] void fail_at_line(const std::string& what) {
     throw InputError(display_ + ": line " + std::to_string(line_no_ + 1) + ": " + what);
+  }
+  // A record of the other format at the next line. Mixed streams are refused rather than
+  // parsed record by record: a chunk counts FASTA records by the '>' at line starts, which
+  // a FASTQ quality line may also begin with, so only one grammar per input is safe.
+  [[noreturn]] void fail_mixed(int marker) {
+    fail_at_line(marker == '@' ? "a FASTQ record ('@') after FASTA records; trawl reads one format per input"
+                               : "a FASTA record ('>') after FASTQ records; trawl reads one format per input");
+  }
+  // The first record does not start with '>' or '@'. A compressed format that htslib does
+  // not read is named, since its magic bytes would otherwise be reported as a stray letter.
+  [[noreturn]] void fail_not_fastx(int c) {
+    if (line_no_ == 0) {
+      // The magic is at the first byte; a pipe may have given fewer bytes than it so far.
+      while (fp_ && end_ - pos_ < 6 && !eof_ && data_ == buf_.data() && end_ < buf_.size())
+        end_ += read_into(buf_.data() + end_, buf_.size() - end_);
+      const std::string_view head(data_ + pos_, std::min<std::size_t>(end_ - pos_, 6));
+      const char* tool = head.substr(0, 3) == "BZh"                             ? "bzip2"
+                         : head == std::string_view("\xFD" "7zXZ\0", 6)         ? "xz"
+                         : head.substr(0, 4) == std::string_view("\x28\xB5\x2F\xFD", 4) ? "zstd"
+                                                                                 : nullptr;
+      if (tool) {
+        const std::string source = display_ == "<stdin>" ? std::string("... | ") + tool + " -dc"
+                                                         : std::string(tool) + " -dc " + display_;
+        throw InputError(display_ + ": compressed with " + tool +
+                         ", which trawl does not read; decompress it first (e.g. `" + source +
+                         " | trawl ... -`)");
+      }
+    }
+    fail_at_line("not FASTA or FASTQ: expected '>' or '@' at the start of a record, found " + describe(c));
+  }
+  // Reads the quality lines of a FASTQ record whose sequence is `seq_len` long (joined until
+  // they are as long, as kseq does) and checks the length. A mismatch names the record, the
+  // line its quality starts at and the quality's length as the file has it: a short one
+  // would join the next record's lines, so the report stops at a line that starts with '@'.
+  void read_quality(std::string_view name, std::uint64_t seq_len) {
+    const std::uint64_t first_line = line_no_ + 1;
+    std::size_t as_written = std::string::npos;  // the quality before a probable next header
+    qual_.clear();
+    for (bool first = true; qual_.size() < seq_len && peek() >= 0; first = false) {
+      if (!first && as_written == std::string::npos && peek() == '@') as_written = qual_.size();
+      take_line(qual_);
+    }
+    if (qual_.size() == seq_len) return;
+    const std::size_t qual_len = as_written == std::string::npos ? qual_.size() : as_written;
+    throw InputError(display_ + ": record " + std::to_string(record_) + " '" + std::string(name) +
+                     "': quality length " + std::to_string(qual_len) + " at line " +
+                     std::to_string(first_line) + " differs from sequence length " + std::to_string(seq_len));
   }
   static bool is_header_space(char c) {
     return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
@@ -677,7 +729,7 @@ class FastxReader::File {
   // False, with nothing consumed, where the sequence is not one line free of NUL bytes, or
   // the batch already holds views of another file; the caller then reads it as usual.
   bool lend_one_line_sequence(RecordBatch& batch) {
-    if (pos_ >= end_ || data_[pos_] == '>') return false;
+    if (pos_ >= end_ || data_[pos_] == '>' || data_[pos_] == '@') return false;
     if (batch.borrowed != nullptr && batch.borrowed != data_) return false;
     const std::size_t len = find_long_line_end(data_ + pos_, end_ - pos_);
     const std::size_t after = pos_ + len + (pos_ + len < end_ ? 1 : 0);

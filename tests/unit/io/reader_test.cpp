@@ -279,3 +279,143 @@ TEST_CASE("reader: a LineEndFinder searches a long one-line sequence past its fi
   CHECK(messages[0] == messages[1]);
   std::remove(path.c_str());
 }
+
+namespace {
+
+// A gzip file of `bytes` in stored (uncompressed) deflate blocks, written by hand so the
+// test does not share the reader's decompressor.
+std::string gzip_stored(const std::string& bytes) {
+  std::uint32_t table[256];
+  for (std::uint32_t i = 0; i < 256; ++i) {
+    std::uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    table[i] = c;
+  }
+  std::uint32_t crc = 0xFFFFFFFFu;
+  for (const unsigned char b : bytes) crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8);
+  crc ^= 0xFFFFFFFFu;
+  auto le = [](std::string& s, std::uint32_t v, int n) {
+    for (int i = 0; i < n; ++i) s += static_cast<char>((v >> (8 * i)) & 0xFF);
+  };
+  std::string out("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", 10);
+  std::size_t at = 0;
+  do {
+    const std::size_t n = std::min<std::size_t>(bytes.size() - at, 65535);
+    out += static_cast<char>(at + n == bytes.size() ? 1 : 0);
+    le(out, static_cast<std::uint32_t>(n), 2);
+    le(out, static_cast<std::uint32_t>(~n & 0xFFFF), 2);
+    out.append(bytes, at, n);
+    at += n;
+  } while (at < bytes.size());
+  le(out, crc, 4);
+  le(out, static_cast<std::uint32_t>(bytes.size()), 4);
+  return out;
+}
+
+// The error of reading `paths` whole (empty: none), record by record or in chunks, with fd 0
+// reading `stdin_path` where that is given (the paths then name "-").
+std::string read_error(const std::vector<std::string>& paths, const ReaderOptions& options, bool chunks,
+                       const std::string& stdin_path = "") {
+  const int saved = stdin_path.empty() ? -1 : ::dup(0);
+  if (saved >= 0) REQUIRE(std::freopen(stdin_path.c_str(), "rb", stdin) != nullptr);
+  const ReadResult got = chunks ? read_by_chunk(paths, options, 64) : read_by_record(paths, options);
+  if (saved >= 0) {
+    ::dup2(saved, 0);
+    ::close(saved);
+    std::clearerr(stdin);
+  }
+  return got.error;
+}
+
+}  // namespace
+
+TEST_CASE("reader: a stream that mixes FASTA and FASTQ records is an error naming the line") {
+  const std::string fq = "@q1\nACGT\n+\n@II>\n@q2\nAC\n+\n>I\n";  // qualities may start with '@' or '>'
+  struct Case {
+    std::string bytes;
+    int line;
+    bool fastq_after_fasta;
+  };
+  const std::vector<Case> cases = {
+      {">a\nACGTACGT\n>b\nACGT\n" + fq, 5, true},     // one-line FASTA records
+      {">a\nACGT\nACGT\n\n" + fq, 5, true},            // in lines, a blank line before the FASTQ
+      {">a\n" + fq, 2, true},                          // an empty FASTA record
+      {">a\nAC\r\n@q\r\nAC\r\n+\r\nII\r\n", 3, true},  // CRLF
+      {fq + ">a\nACGT\n", 9, false},
+      {fq + "\n>a\nACGT\n", 10, false},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    const std::string plain = write_temp("mixed", c.bytes), gz = write_temp("mixed.gz", gzip_stored(c.bytes));
+    const std::string what = c.fastq_after_fasta
+                                 ? "a FASTQ record ('@') after FASTA records; trawl reads one format per input"
+                                 : "a FASTA record ('>') after FASTQ records; trawl reads one format per input";
+    const std::string line = ": line " + std::to_string(c.line) + ": ";
+    for (const bool map_files : {true, false})
+      for (const bool chunks : {false, true}) {
+        INFO("case " << i << " map_files " << map_files << " chunks " << chunks);
+        const ReaderOptions options{false, 0, map_files};
+        CHECK(read_error({plain}, options, chunks) == plain + line + what);
+        CHECK(read_error({gz}, options, chunks) == gz + line + what);
+        CHECK(read_error({"-"}, options, chunks, plain) == "<stdin>" + line + what);
+        CHECK(read_error({"-"}, options, chunks, gz) == "<stdin>" + line + what);
+      }
+    std::remove(plain.c_str());
+    std::remove(gz.c_str());
+  }
+  // One format per input: a FASTA and a FASTQ file read one after the other are fine.
+  const std::string fa = write_temp("fa", ">a\nACGT\n"), fastq = write_temp("fq", fq);
+  const ReadResult both = read_by_chunk({fa, fastq, fa}, ReaderOptions{}, 64);
+  CHECK(both.error.empty());
+  CHECK(both.rows == std::vector<std::string>{"a\tACGT", "q1\tACGT", "q2\tAC", "a\tACGT"});
+  std::remove(fa.c_str());
+  std::remove(fastq.c_str());
+}
+
+TEST_CASE("reader: a quality of the wrong length names the record, its quality line and both lengths") {
+  const std::string rec1 = "@r1 one\nACGTACGTAC\n+\nIIIIIIIIII\n", rec3 = "@r3\nACGTACGTAC\n+\nIIIIIIIIII\n";
+  struct Case {
+    std::string bytes, message;
+  };
+  const std::vector<Case> cases = {
+      // Short: the joined quality would take in the next record's lines; the file has 5.
+      {rec1 + "@r2 two\nACGTACGTAC\n+\nIIIII\n" + rec3, "record 2 'r2': quality length 5 at line 8 differs from sequence length 10"},
+      {rec1 + "@r2\nACGTACGTAC\n+\nIIIIIIIIIIII\n" + rec3, "record 2 'r2': quality length 12 at line 8 differs from sequence length 10"},
+      {rec1 + "@r2\nACGTACGTAC\n+r2\nIII\n", "record 2 'r2': quality length 3 at line 8 differs from sequence length 10"},  // at the end
+      {rec1 + "@r2\nACGTA\nCGTAC\n+\nIIII\nIII\n@r3 x\nAC\n+\nII\n", "record 2 'r2': quality length 7 at line 9 differs from sequence length 10"},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string path = write_temp("qual", cases[i].bytes);
+    for (const bool map_files : {true, false}) {
+      INFO("case " << i << " map_files " << map_files);
+      CHECK(read_error({path}, ReaderOptions{false, 0, map_files}, false) == path + ": " + cases[i].message);
+    }
+    std::remove(path.c_str());
+  }
+}
+
+TEST_CASE("reader: input compressed with bzip2, xz or zstd is named as such") {
+  const std::vector<std::pair<std::string, std::string>> kinds = {
+      {std::string("BZh91AY&SY\x01\x02", 12), "bzip2"},
+      {std::string("\xFD" "7zXZ\0\0\x04\xE6\xD6\xB4\x46", 12), "xz"},
+      {std::string("\x28\xB5\x2F\xFD\x24\x05\x29\x00", 8), "zstd"},
+  };
+  for (const auto& [bytes, tool] : kinds) {
+    const std::string path = write_temp("packed", bytes);
+    const std::string advice = ", which trawl does not read; decompress it first (e.g. `";
+    for (const bool map_files : {true, false}) {
+      INFO(tool << " map_files " << map_files);
+      const ReaderOptions options{false, 0, map_files};
+      CHECK(read_error({path}, options, true) ==
+            path + ": compressed with " + tool + advice + tool + " -dc " + path + " | trawl ... -`)");
+      CHECK(read_error({"-"}, options, false, path) ==
+            "<stdin>: compressed with " + tool + advice + "... | " + tool + " -dc | trawl ... -`)");
+    }
+    std::remove(path.c_str());
+  }
+  // Other junk keeps the plain message.
+  const std::string junk = write_temp("junk", "BZ\n>a\nAC\n");
+  CHECK(read_error({junk}, ReaderOptions{}, false) ==
+        junk + ": line 1: not FASTA or FASTQ: expected '>' or '@' at the start of a record, found 'B'");
+  std::remove(junk.c_str());
+}

@@ -2,6 +2,7 @@
 // FASTA/FASTQ reader over htslib's BGZF layer (plain, gzip and BGZF input; "-" = stdin).
 // The only code that includes htslib. Sequence bytes are kept exactly (line breaks and a
 // trailing '\r' removed); malformed input throws InputError naming file and record.
+// One format per input: a FASTQ record among FASTA records, or the reverse, is malformed.
 // Not thread safe: one reader, driven by the pipeline's serial input stage.
 #include <atomic>
 #include <cstdint>
