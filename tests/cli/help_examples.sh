@@ -26,7 +26,7 @@ for command in "" hits count contains; do
     made="$work/stdout"
     [[ -n "$output" ]] && made="$work/root/$output"
     if [[ $rc != 0 || ! -s "$made" ]]; then
-      echo "FAIL $help: $example (exit $rc, $(wc -c < "$made" 2>/dev/null || echo no) bytes): $(head -c 300 "$work/stderr")"
+      echo "FAIL $help: $example (exit $rc, $({ wc -c < "$made"; } 2>/dev/null || echo no) bytes): $(head -c 300 "$work/stderr")"
       failed=1
     else
       echo "ok $help: $example"
