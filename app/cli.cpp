@@ -4,30 +4,70 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <iostream>
+#include <string_view>
+
+#include "trawl/core/ranges.h"
 
 namespace trawl::app {
 namespace {
 
 // Flags and names as typed, turned into RunOptions after parsing.
 struct Raw {
-  std::string count_by = "pair";    // count --by pair|pattern
+  std::string count_by = "pair";        // count --by pair|pattern
+  std::string contains_by = "record";   // contains --by record|pair
+  bool contains_by_pattern = false;     // contains --by-pattern: the old spelling of --by pair
   std::string alphabet = "iupac";
   bool no_rc = false;
   bool no_region = false;
   bool no_cigar = false;
 };
 
+// Examples per command; each runs as shown from the repository root on the bundled data/
+// (tests/cli/help_examples.sh runs every one, so none can rot).
 constexpr const char* kExamples = R"(
-Examples:
-  trawl hits -p TATCTATCTGGCATTCAACCAGG -k 3 reads.fastq.gz
-  trawl hits -f primers.fa -k 2 --no-rc -o hits.tsv genome.fa
-  zcat reads.fq.gz | trawl hits -l barcodes.txt -k 1 --alphabet dna --best -
-  trawl hits -p hello -k 1 --alphabet ascii -i notes.fa
-  trawl count -l guides.txt -k 1 --by pattern reads.fq.gz
-  trawl contains -f adapters.fa -k 2 reads.fq.gz
-  trawl hits -p ACGTACGTACGTAGC -k 2 -o hits.parquet genome.fa.gz
+Examples (from the repository root, on the bundled data/):
+  trawl hits -p TATCTATCTGGCATTCAACCAGG -k 3 data/reads.fastq.gz
+  trawl count -l data/barcodes.txt -k 1 --by pattern data/reads.fastq.gz
+  trawl contains -f data/primers.fa -k 2 data/reads.fastq.gz
 )";
+constexpr const char* kHitsExamples = R"(
+Examples (from the repository root, on the bundled data/):
+  trawl hits -p TATCTATCTGGCATTCAACCAGG -k 3 data/reads.fastq.gz
+  trawl hits -f data/primers.fa -k 2 --no-rc -o hits.tsv data/genome.fa
+  zcat data/reads.fastq.gz | trawl hits -l data/barcodes.txt -k 2 --alphabet dna --best -
+  trawl hits -p gattaca -k 0 --alphabet ascii -i --no-cigar data/genome.fa
+  trawl hits -f data/primers.fa -k 2 --columns pat_idx,text_idx -o hits.parquet data/genome.fa
+)";
+constexpr const char* kCountExamples = R"(
+Examples (from the repository root, on the bundled data/):
+  trawl count -f data/primers.fa -k 2 data/genome.fa
+  trawl count -l data/barcodes.txt -k 1 --by pattern data/reads.fastq.gz
+  trawl count -p TATCTATCTGGCATTCAACCAGG -k 3 --zeros -o counts.parquet data/reads.fastq.gz
+)";
+constexpr const char* kContainsExamples = R"(
+Examples (from the repository root, on the bundled data/):
+  trawl contains -f data/primers.fa -k 2 data/reads.fastq.gz
+  trawl contains -f data/primers.fa -k 3 --by pair -o contains.tsv.gz data/reads.fastq.gz
+)";
+
+// CLI11 reads a number too large for its field (or negative for an unsigned one) as "not
+// a number"; this says it is out of range instead, in the words validate() uses for the rest.
+template <typename T>
+CLI::Validator fits(WholeRange range) {
+  return CLI::Validator(
+      [range](std::string& text) -> std::string {
+        const std::size_t sign = !text.empty() && text[0] == '-';
+        if (text.size() == sign || text.find_first_not_of("0123456789", sign) != std::string::npos)
+          return {};  // not a whole number: CLI11's conversion error says so
+        T value{};
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec == std::errc() && end == text.data() + text.size()) return {};
+        return range_text(text, range);
+      },
+      "", "fits");
+}
 
 void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& line) {
   // allow_extra_args(false): each -p takes one value, so `-p SEQ file.fa` leaves the file.
@@ -38,7 +78,9 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
                  "FASTA/FASTQ file of patterns (or - for stdin; id = record name)");
   cmd.add_option("-l,--pattern-list", c.patterns.list,
                  "Text file (or - for stdin), one pattern per line (id = line number; empty lines skipped), or NAME<TAB>SEQ lines");
-  cmd.add_option("-k", c.search.k, "Maximum edit distance (inclusive)")->required();
+  cmd.add_option("-k", c.search.k, "Maximum edit distance (inclusive)")
+      ->required()
+      ->check(fits<int>(kKRange));
   cmd.add_option("-a,--alphabet", raw.alphabet, "iupac, dna or ascii")
       ->check(CLI::IsMember({"iupac", "dna", "ascii"}))
       ->capture_default_str();
@@ -56,24 +98,28 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
   cmd.add_flag("--full-header", c.full_header,
                "text_id is the whole header line, not the name up to the first space");
   cmd.add_flag("--paired", c.paired, "Search pattern i only in record i");
-  cmd.add_option("-o,--output", c.output, "Output file ('-' = stdout)")->capture_default_str();
+  cmd.add_option("-o,--output", c.output,
+                 std::string("Output file ('-' = stdout); its extension picks the format: ") +
+                     kOutputExtensions + " (no extension: tsv; any other needs --format)")
+      ->capture_default_str();
   cmd.add_option("--format", c.format,
-                 "tsv or parquet (default: from the -o name: .parquet, .tsv, .tsv.gz; else tsv)")
+                 "tsv or parquet (default: from the -o extension .tsv, .tsv.gz or .parquet; "
+                 "stdout: tsv)")
       ->check(CLI::IsMember({"tsv", "parquet"}));
   cmd.add_option("--compression", c.compression, "Parquet compression: zstd, snappy or none")
       ->check(CLI::IsMember({"zstd", "snappy", "none"}))
       ->capture_default_str();
   cmd.add_option("--row-group-rows", c.row_group_rows, "Parquet rows per row group")
-      ->check(CLI::PositiveNumber)
+      ->check(fits<std::size_t>(kRowGroupRowsRange))
       ->capture_default_str();
   cmd.add_option("-t,--threads", c.threads, "Worker threads (default: all cores)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(fits<int>(kThreadsRange));
   cmd.add_option("--kernel", c.kernel,
                  "auto (fastest this CPU runs), scalar, avx2 or avx512")
       ->check(CLI::IsMember({"auto", "scalar", "avx2", "avx512"}))
       ->capture_default_str();
   cmd.add_option("--batch-bases", c.batch_bases, "Residues per work task at most (hits takes fewer where hits are dense)")
-      ->check(CLI::PositiveNumber)
+      ->check(fits<std::uint64_t>(kBatchBasesRange))
       ->capture_default_str();
   cmd.add_flag("-q,--quiet", line.quiet, "Log errors only");
   cmd.add_flag("-v,--verbose", line.verbose, "Also log the kernel and why, the search plan, batch size, per-input counts and stage times");
@@ -101,7 +147,7 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
       ->delimiter(',')
       ->allow_extra_args(false)
       ->check(CLI::IsMember({"pattern_start", "pattern_end", "pat_idx", "text_idx"}));
-  hits->footer(kExamples);
+  hits->footer(kHitsExamples);
 
   CLI::App* count = app.add_subcommand(
       "count", "One row per (pattern, record) with hits: the number of rows `hits` would print");
@@ -111,18 +157,31 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
                     "pair (default): per (pattern, record); pattern: one row per pattern "
                     "with its hit count and number of records hit")
       ->check(CLI::IsMember({"pair", "pattern"}));
-  count->footer(kExamples);
+  count->footer(kCountExamples);
 
   CLI::App* contains = app.add_subcommand(
       "contains", "One row per record: whether any pattern hits it");
   add_common_options(*contains, c, raw, line);
-  contains->add_flag("--by-pattern", c.shape.per_pair,
-                     "One row per (pattern, record) for every pair");
-  contains->footer(kExamples);
+  contains->add_option("--by", raw.contains_by,
+                           "record (default): one row per record; pair: one row per "
+                           "(pattern, record) for every pair")
+          ->check(CLI::IsMember({"record", "pair"}));
+  // The old spelling, kept working but out of the help: one --by for count and contains.
+  contains->add_flag("--by-pattern", raw.contains_by_pattern, "Same as --by pair")->group("");
+  contains->footer(kContainsExamples);
 
   for (int i = 0; i < argc; ++i) {
     if (i) c.command_line += ' ';
     c.command_line += argv[i];
+  }
+  // CLI11 takes an unknown first word for a stray argument and says only that a command
+  // is required.
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (!first.empty() && first[0] != '-' && !hits->check_name(first) &&
+      !count->check_name(first) && !contains->check_name(first)) {
+    std::cerr << "[trawl] error: unknown command '" << first
+              << "'; the commands are hits, count and contains\nRun with --help for usage.\n";
+    return 2;
   }
   try {
     app.parse(argc, argv);
@@ -143,6 +202,11 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
                     : count->parsed() ? Command::count
                                       : Command::contains;
   c.shape.per_pattern_totals = raw.count_by == "pattern";
+  if (raw.contains_by_pattern && raw.contains_by == "record" && contains->count("--by")) {
+    std::cerr << "[trawl] error: --by-pattern is --by pair: give one --by\nRun with --help for usage.\n";
+    return 2;
+  }
+  c.shape.per_pair = raw.contains_by == "pair" || raw.contains_by_pattern;
   c.max_n_frac_given = chosen->count("--max-n-frac") > 0;
   c.search.alphabet.alphabet = *parse_alphabet(raw.alphabet);
   c.search.both_strands = !raw.no_rc;

@@ -33,7 +33,7 @@ const verbose = process.env.PARQUET_COMPARE_VERBOSE === '1';
 
 // Expected type of each column, by name (trawl's output columns plus the fixture's edge case).
 const KNOWN = { pat_id: 'utf8', text_id: 'utf8', strand: 'utf8', match_region: 'utf8', cigar: 'utf8',
-  cost: 'int32', count: 'int32', start: 'int64', end: 'int64', pattern_start: 'int64',
+  cost: 'int32', count: 'int64', start: 'int64', end: 'int64', pattern_start: 'int64',
   pattern_end: 'int64', pat_idx: 'int64', text_idx: 'int64', records: 'int64', contains: 'boolean' };
 const typeOf = (name) => KNOWN[name] ?? (name.startsWith('str') ? 'utf8' : name.startsWith('i32') ? 'int32'
   : name.startsWith('i64') ? 'int64' : name.startsWith('bool') ? 'boolean' : undefined);

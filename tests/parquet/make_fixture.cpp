@@ -122,7 +122,7 @@ const std::vector<pq::Column> kHits = {
     {"strand", pq::Type::utf8}, {"start", pq::Type::int64},      {"end", pq::Type::int64},
     {"match_region", pq::Type::utf8}, {"cigar", pq::Type::utf8}};
 const std::vector<pq::Column> kCount = {
-    {"pat_id", pq::Type::utf8}, {"text_id", pq::Type::utf8}, {"count", pq::Type::int32}};
+    {"pat_id", pq::Type::utf8}, {"text_id", pq::Type::utf8}, {"count", pq::Type::int64}};
 const std::vector<pq::Column> kContains = {{"text_id", pq::Type::utf8},
                                            {"contains", pq::Type::boolean}};
 
@@ -221,7 +221,7 @@ std::vector<Case> cases() {
                  for (int i = 0; i < 5000; ++i) {
                    t.str("guide" + std::to_string(1 + rng() % 300));
                    t.str("read" + std::to_string(i / 3));
-                   t.i32(1 + static_cast<std::int32_t>(rng() % 1000));
+                   t.i64(1 + static_cast<std::int64_t>(rng() % 1000));
                    t.end_row();
                  }
                  t.close();

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <thread>
 
+#include "trawl/core/ranges.h"
+
 namespace trawl {
 namespace {
 
@@ -40,9 +42,34 @@ void check_names(const RunOptions& o, std::vector<std::string>& problems) {
     if (!one_of(name, {"pattern_start", "pattern_end", "pat_idx", "text_idx"}))
       problems.emplace_back("--columns " + name +
                             ": give pattern_start, pattern_end, pat_idx or text_idx");
-  if (o.threads < 0) problems.emplace_back("--threads must be >= 0");
-  if (o.batch_bases == 0) problems.emplace_back("--batch-bases must be positive");
-  if (o.row_group_rows == 0) problems.emplace_back("--row-group-rows must be positive");
+  if (o.threads < 0) problems.push_back(out_of_range("--threads", std::to_string(o.threads), kThreadsRange));
+  if (o.batch_bases == 0) problems.push_back(out_of_range("--batch-bases", "0", kBatchBasesRange));
+  if (o.row_group_rows == 0)
+    problems.push_back(out_of_range("--row-group-rows", "0", kRowGroupRowsRange));
+}
+
+// The extension of an -o name: from the last '.' of its last path part ("" where none, or
+// where the part starts with its only '.'), with the one before it where the last is .gz.
+std::string_view extension_of(std::string_view path) {
+  const std::string_view name = path.substr(path.find_last_of('/') + 1);
+  std::size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return {};
+  if (name.substr(dot) == ".gz") {
+    const std::size_t before = name.rfind('.', dot - 1);
+    if (before != std::string_view::npos && before > 0) dot = before;
+  }
+  return name.substr(dot);
+}
+
+// An -o name picks the format only by an extension trawl writes; any other (x.csv, x.bam)
+// needs --format, so that it never silently gets TSV.
+void check_output_name(const RunOptions& o, std::vector<std::string>& problems) {
+  if (!o.format.empty()) return;
+  const std::string_view extension = extension_of(o.output);
+  if (extension.empty() || one_of(extension, {".tsv", ".tsv.gz", ".parquet"})) return;
+  problems.push_back("-o " + o.output + ": trawl does not write " + std::string(extension) +
+                     " files; name it " + std::string(kOutputExtensions) +
+                     ", or give --format tsv or --format parquet");
 }
 
 }  // namespace
@@ -56,6 +83,7 @@ std::vector<std::string> validate(const RunOptions& o) {
     problems.push_back(std::move(problem));
   check_patterns(o, problems);
   check_names(o, problems);
+  check_output_name(o, problems);
   const bool to_stdout = o.output.empty() || o.output == "-";
   if (output_format(o) == OutputFormat::parquet && to_stdout && o.stdout_is_terminal)
     problems.emplace_back("refusing to write Parquet to a terminal: use -o FILE.parquet or a pipe");

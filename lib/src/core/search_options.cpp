@@ -1,21 +1,24 @@
 #include "trawl/core/search_options.h"
 
 #include <cmath>
+#include <string>
 #include <utility>
+
+#include "trawl/core/ranges.h"
 
 namespace trawl {
 
 std::vector<std::string> validate_all(const SearchOptions& o) {
   std::vector<std::string> problems;
-  if (o.k < 0) problems.emplace_back("k must be >= 0");
+  if (o.k < 0) problems.push_back(out_of_range("-k", std::to_string(o.k), kKRange));
   if (o.overhang) {
     float a = *o.overhang;
-    if (!(a >= 0.0f && a <= 1.0f)) problems.emplace_back("--overhang must be between 0 and 1");
+    if (!(a >= 0.0f && a <= 1.0f)) problems.push_back(out_of_range("--overhang", a, 0.0f, 1.0f));
     if (o.alphabet.alphabet == Alphabet::ascii)
       problems.emplace_back("--overhang is supported for --alphabet iupac and dna only");
   }
   if (!(o.max_n_frac >= 0.0f && o.max_n_frac <= 1.0f))
-    problems.emplace_back("--max-n-frac must be between 0 and 1");
+    problems.push_back(out_of_range("--max-n-frac", o.max_n_frac, 0.0f, 1.0f));
   if (o.alphabet.ignore_case && o.alphabet.alphabet != Alphabet::ascii)
     problems.emplace_back(
         "--ignore-case applies to --alphabet ascii only (iupac and dna ignore case anyway)");

@@ -1,6 +1,10 @@
 // validate(RunOptions): every problem at once, in a fixed order; the defaults a run derives.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "trawl/core/run_options.h"
 
 using namespace trawl;
@@ -34,8 +38,8 @@ TEST_CASE("validate: several problems are reported together, in order") {
   const std::vector<std::string> problems = validate(o);
   REQUIRE(problems.size() == 4);
   CHECK(problems[0] == "--all-ends and --best cannot be combined");
-  CHECK(problems[1] == "k must be >= 0");
-  CHECK(problems[2] == "--max-n-frac must be between 0 and 1");
+  CHECK(problems[1] == "-k: -1 is out of range; give a whole number from 0 to 2147483647");
+  CHECK(problems[2] == "--max-n-frac: 2 is out of range; give a number from 0 to 1");
   CHECK(problems[3] == "-f and -l cannot both read stdin");
 }
 
@@ -82,6 +86,44 @@ TEST_CASE("validate: names a front end might pass unchecked") {
   o.batch_bases = 0;
   o.row_group_rows = 0;
   CHECK(validate(o).size() == 7);
+}
+
+TEST_CASE("validate: range errors name the option, the value and the range in plain numbers") {
+  RunOptions o = valid_options();
+  o.threads = -1;
+  o.batch_bases = 0;
+  o.row_group_rows = 0;
+  o.search.overhang = 1e10f;
+  CHECK(validate(o) ==
+        std::vector<std::string>{
+            "--overhang: 10000000000 is out of range; give a number from 0 to 1",
+            "--threads: -1 is out of range; give a whole number from 0 to 2147483647",
+            "--batch-bases: 0 is out of range; give a whole number from 1 to 18446744073709551615",
+            "--row-group-rows: 0 is out of range; give a whole number from 1 to 18446744073709551615"});
+}
+
+TEST_CASE("validate: an -o extension trawl does not write needs --format") {
+  RunOptions o = valid_options();
+  for (const char* name : {"x.tsv", "dir.v2/x.tsv.gz", "x.parquet", "-", "/dev/null", "results",
+                           ".hidden", "out.d/results"}) {
+    CAPTURE(name);
+    o.output = name;
+    CHECK(validate(o).empty());
+  }
+  const std::pair<const char*, const char*> unknown[] = {
+      {"x.csv", ".csv"}, {"x.bed", ".bed"}, {"x.sam", ".sam"}, {"a/x.json", ".json"},
+      {"x.tsv.zst", ".zst"}, {"x.csv.gz", ".csv.gz"}, {"x.gz", ".gz"}, {"run.2024", ".2024"}};
+  for (const auto& [name, extension] : unknown) {
+    CAPTURE(name);
+    o.output = name;
+    CHECK(validate(o) == std::vector<std::string>{
+                             "-o " + std::string(name) + ": trawl does not write " + extension +
+                             " files; name it .tsv, .tsv.gz or .parquet, or give --format tsv "
+                             "or --format parquet"});
+    o.format = "tsv";
+    CHECK(validate(o).empty());
+    o.format.clear();
+  }
 }
 
 TEST_CASE("output_format: --format, else the output name, else TSV") {

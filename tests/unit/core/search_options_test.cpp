@@ -54,7 +54,7 @@ TEST_CASE("validate: defaults and legal values give no message") {
 TEST_CASE("validate: k < 0") {
   SearchOptions o;
   o.k = -1;
-  CHECK(mentions(validate(o), "k must be >= 0"));
+  CHECK(validate(o) == "-k: -1 is out of range; give a whole number from 0 to 2147483647");
   o.k = std::numeric_limits<int>::min();
   CHECK_FALSE(validate(o).empty());
 }

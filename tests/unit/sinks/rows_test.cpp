@@ -147,10 +147,10 @@ TEST_CASE("rows: count and contains columns for each shape") {
   ResultShape s;
   s.command = Command::count;
   CHECK(names(rows::RowModel::count(f.patterns, s)) == std::vector<std::string>{"pat_id", "text_id", "count"});
-  CHECK(kinds(rows::RowModel::count(f.patterns, s)) == std::vector<Kind>{Kind::string, Kind::string, Kind::int32});
+  CHECK(kinds(rows::RowModel::count(f.patterns, s)) == std::vector<Kind>{Kind::string, Kind::string, Kind::int64});
   s.per_pattern_totals = true;
   CHECK(names(rows::RowModel::count(f.patterns, s)) == std::vector<std::string>{"pat_id", "count", "records"});
-  CHECK(kinds(rows::RowModel::count(f.patterns, s)) == std::vector<Kind>{Kind::string, Kind::int32, Kind::int64});
+  CHECK(kinds(rows::RowModel::count(f.patterns, s)) == std::vector<Kind>{Kind::string, Kind::int64, Kind::int64});
   CHECK(rows::RowModel::count(f.patterns, s).totals());
   s = {};
   s.command = Command::contains;

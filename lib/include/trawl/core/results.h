@@ -15,7 +15,7 @@ struct ResultShape {
   Command command = Command::hits;
   bool zeros = false;               // count: also pairs with 0 hits
   bool per_pattern_totals = false;  // count --by pattern: one row per pattern
-  bool per_pair = false;            // contains --by-pattern: one row per (pattern, record)
+  bool per_pair = false;            // contains --by pair: one row per (pattern, record)
 };
 
 // Number of reported hits of one (pattern, record) pair.
@@ -38,7 +38,7 @@ inline std::uint32_t reported_count(StrandCounts c, bool best) {
 
 struct BatchResults {
   HitList hits;                        // hits: every hit, in output order
-  std::vector<PairCount> pair_counts;  // count / contains --by-pattern: in output order
+  std::vector<PairCount> pair_counts;  // count / contains --by pair: in output order
   std::vector<std::uint8_t> contains;  // contains: one flag per record of the batch
 
   void clear() {

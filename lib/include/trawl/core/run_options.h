@@ -75,6 +75,10 @@ int effective_threads(const RunOptions& options);
 
 enum class OutputFormat : std::uint8_t { tsv, tsv_gz, parquet };
 
+// The -o extensions that pick a format without --format, for messages and help; a name
+// without an extension is TSV, one with any other extension needs --format (validate()).
+inline constexpr const char* kOutputExtensions = ".tsv, .tsv.gz or .parquet";
+
 // --format, else the output name (.parquet, .gz), else TSV.
 OutputFormat output_format(const RunOptions& options);
 

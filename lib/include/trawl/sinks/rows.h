@@ -72,7 +72,7 @@ constexpr Column column(Field f) {
     case Field::pattern_end: return {f, "pattern_end", Kind::int64};
     case Field::pat_idx: return {f, "pat_idx", Kind::int64};
     case Field::text_idx: return {f, "text_idx", Kind::int64};
-    case Field::count: return {f, "count", Kind::int32};
+    case Field::count: return {f, "count", Kind::int64};
     case Field::records: return {f, "records", Kind::int64};
     case Field::contains: return {f, "contains", Kind::boolean};
   }
