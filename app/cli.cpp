@@ -95,6 +95,8 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
   cmd.add_flag("--all-ends", c.all_ends, "Report every end position with cost <= k");
   cmd.add_flag("--best", c.best,
                "Only the lowest-cost hit per (record, pattern, strand)");
+  cmd.add_flag("--lines", c.lines,
+               "Inputs are plain text (logs, CSV, ...): each line is a record, text_id its line number");
   cmd.add_flag("--full-header", c.full_header,
                "text_id is the whole header line, not the name up to the first space");
   cmd.add_flag("--paired", c.paired, "Search pattern i only in record i");

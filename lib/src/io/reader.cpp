@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <algorithm>
+#include <charconv>
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
@@ -219,6 +220,7 @@ class FastxReader::File {
   // record is not FASTA in this sense (FASTQ, or the first record of a file that is not
   // FASTA: next() says what is wrong) or longer than `target`; it stays for next().
   ChunkResult take_chunk(FastaChunk& chunk, std::uint64_t target) {
+    if (options_.lines) return ChunkResult::use_next;  // (lines are records of their own)
     // After a chunk the next byte is a '>' (chunks end before a header line); otherwise look
     // (in a mapped file that maps a page, which the chunk's own bytes below avoid).
     if (!at_fasta_header_) {
@@ -332,6 +334,7 @@ class FastxReader::File {
   // Reads one record into the batch arena. Returns false at the end of the file.
   bool next(RecordBatch& batch, std::uint64_t limit) {
     if (sequence_open_) throw std::logic_error("FastxReader: a record's sequence is still open");
+    if (options_.lines) return next_line(batch);
     at_fasta_header_ = false;
     skip_blank_lines();
     int c = peek();
@@ -418,6 +421,24 @@ class FastxReader::File {
       fail_here("NUL byte in sequence (binary input?)");
     batch.seq_spans.push_back({seq_off, seq_len});
     batch.seq_bases += seq_len;
+    return true;
+  }
+
+  // --lines: the next line is a record (a last line without '\n' too), named by its line
+  // number; an empty line is an empty record, so the numbers stay the file's.
+  bool next_line(RecordBatch& batch) {
+    if (peek() < 0) return false;
+    ++record_;
+    char number[24];
+    const char* number_end = std::to_chars(number, number + sizeof number, line_no_ + 1).ptr;
+    batch.name_spans.push_back({batch.names.size(), static_cast<std::uint64_t>(number_end - number)});
+    batch.names.append(number, static_cast<std::size_t>(number_end - number));
+    const std::uint64_t seq_off = batch.seqs.size();
+    take_line(batch.seqs);
+    const std::uint64_t len = batch.seqs.size() - seq_off;
+    if (std::memchr(batch.seqs.data() + seq_off, 0, len)) fail_here("NUL byte in line (binary input?)");
+    batch.seq_spans.push_back({seq_off, len});
+    batch.seq_bases += len;
     return true;
   }
 
@@ -591,7 +612,8 @@ class FastxReader::File {
                          " | trawl ... -`)");
       }
     }
-    fail_at_line("not FASTA or FASTQ: expected '>' or '@' at the start of a record, found " + describe(c));
+    fail_at_line("not FASTA or FASTQ: expected '>' or '@' at the start of a record, found " + describe(c) +
+                 " (plain text? --lines makes each line a record)");
   }
   // Reads the quality lines of a FASTQ record whose sequence is `seq_len` long (joined until
   // they are as long, as kseq does) and checks the length. A mismatch names the record, the

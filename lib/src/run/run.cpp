@@ -136,7 +136,7 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   // BGZF input is decompressed on htslib's own thread pool (plain gzip cannot be split and
   // stays on the reader thread).
   FastxReader reader(options.inputs,
-                     ReaderOptions{options.full_header, threads > 1 ? std::min(threads, 8) : 0});
+                     ReaderOptions{options.full_header, threads > 1 ? std::min(threads, 8) : 0, true, options.lines});
   const OutputFormat format = output_format(options);
   Output out(options, format, observer);
   const ParquetOptions parquet =

@@ -416,6 +416,36 @@ TEST_CASE("reader: input compressed with bzip2, xz or zstd is named as such") {
   // Other junk keeps the plain message.
   const std::string junk = write_temp("junk", "BZ\n>a\nAC\n");
   CHECK(read_error({junk}, ReaderOptions{}, false) ==
-        junk + ": line 1: not FASTA or FASTQ: expected '>' or '@' at the start of a record, found 'B'");
+        junk + ": line 1: not FASTA or FASTQ: expected '>' or '@' at the start of a record, found 'B' (plain text? --lines makes each line a record)");
   std::remove(junk.c_str());
+}
+
+TEST_CASE("reader --lines: every line a record named by its line number, in every input and read path") {
+  const std::string text = "first line\r\n\n>not a header\n@nor this\nlast, no line end";
+  const std::vector<std::string> expected = {"1\tfirst line", "2\t", "3\t>not a header", "4\t@nor this",
+                                             "5\tlast, no line end"};
+  const std::string plain = write_temp("lines.txt", text), gz = write_temp("lines.txt.gz", gzip_stored(text));
+  for (const std::string& path : {plain, gz})
+    for (const bool map_files : {true, false}) {
+      CAPTURE(path);
+      CAPTURE(map_files);
+      const ReaderOptions options{false, 0, map_files, true};
+      const ReadResult by_record = read_by_record({path}, options);
+      CHECK(by_record.error.empty());
+      CHECK(by_record.rows == expected);
+      CHECK(by_record.records_read == 5);
+      CHECK(read_by_chunk({path}, options, 1).rows == expected);  // no chunks: record by record
+    }
+  // Two inputs: each numbers its own lines.
+  const ReadResult two = read_by_record({plain, gz}, ReaderOptions{false, 0, true, true});
+  CHECK(two.rows.size() == 10);
+  CHECK(two.rows[5] == "1\tfirst line");
+  // A final line end makes no empty record; a NUL byte is still binary input.
+  CHECK(read_by_record({write_temp("lines_end.txt", "a\nb\n")}, ReaderOptions{false, 0, true, true}).rows ==
+        std::vector<std::string>{"1\ta", "2\tb"});
+  CHECK(read_by_record({write_temp("lines_nul.txt", std::string("a\nb\0c\n", 6))}, ReaderOptions{false, 0, true, true})
+            .error.find("NUL byte") != std::string::npos);
+  // Without --lines, plain text says how to read it.
+  CHECK(read_by_record({plain}, ReaderOptions{}).error.find("--lines makes each line a record") != std::string::npos);
+  for (const std::string& p : {plain, gz}) std::remove(p.c_str());
 }

@@ -43,6 +43,7 @@ struct RunOptions {
 
   ColumnChoice columns;
   bool full_header = false;  // text_id is the whole header line
+  bool lines = false;        // --lines: inputs are plain text, a record per line
   bool paired = false;       // pattern i only in record i
 
   std::string output = "-";          // "-" or empty = stdout

@@ -24,6 +24,8 @@ struct ReaderOptions {
   // views into the mapping, not copies); false reads every input through buffers (for tests
   // of that path).
   bool map_files = true;
+  // Plain text (--lines): every line is a record named by its line number in its input.
+  bool lines = false;
 };
 
 // Whole FASTA records as raw bytes, for parsing away from the reader (FastxReader::
