@@ -193,3 +193,40 @@ TEST_CASE("reader property: every stream reads back as the records it was made f
   }
   std::remove(path.c_str());
 }
+
+TEST_CASE("reader property: a stream that mixes FASTA and FASTQ records is an error naming the line, in either order") {
+  std::mt19937_64 rng(7);
+  const std::string path = "/tmp/trawl_reader_property_mixed." + std::to_string(::getpid());
+  int checked = 0;
+  for (int iter = 0; iter < 60; ++iter) {
+    const bool fasta_first = iter % 2 == 0;
+    const Made a = make_stream(rng, !fasta_first), b = make_stream(rng, fasta_first);
+    if (a.rows.empty() || b.rows.empty() || a.bytes.back() != '\n') continue;
+    const std::string bytes = a.bytes + b.bytes;
+    const std::string want = fasta_first ? "a FASTQ record ('@') after FASTA records" : "a FASTA record ('>') after FASTQ records";
+    for (int packing = 0; packing < 3; ++packing) {
+      CAPTURE(iter);
+      CAPTURE(packing);
+      std::ofstream(path, std::ios::binary) << (packing == 0 ? bytes : packing == 1 ? gzip(bytes) : bgzf(bytes));
+      for (const bool map_files : {true, false}) {
+        std::string error;
+        try {
+          read_by_record(path, ReaderOptions{false, 0, map_files});
+        } catch (const InputError& e) {
+          error = e.what();
+        }
+        CHECK(error.find(want) != std::string::npos);
+        try {
+          read_by_chunk(path, ReaderOptions{false, 0, map_files}, 97);
+          error.clear();
+        } catch (const InputError& e) {
+          error = e.what();
+        }
+        CHECK(error.find(want) != std::string::npos);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 60);
+  std::remove(path.c_str());
+}
