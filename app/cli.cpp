@@ -18,6 +18,7 @@ struct Raw {
   std::string count_by = "pair";        // count --by pair|pattern
   std::string contains_by = "record";   // contains --by record|pair
   bool contains_by_pattern = false;     // contains --by-pattern: the old spelling of --by pair
+  bool paired = false;                  // --paired: the old spelling of --pattern-per-record
   std::string alphabet = "iupac";
   bool no_rc = false;
   bool no_region = false;
@@ -99,7 +100,9 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
                "Inputs are plain text (logs, CSV, ...): each line is a record, text_id its line number");
   cmd.add_flag("--full-header", c.full_header,
                "text_id is the whole header line, not the name up to the first space");
-  cmd.add_flag("--paired", c.paired, "Search pattern i only in record i");
+  cmd.add_flag("--pattern-per-record", c.paired,
+               "Search pattern i only in record i (as many patterns as records)");
+  cmd.add_flag("--paired", raw.paired, "Same as --pattern-per-record")->group("");
   cmd.add_option("-o,--output", c.output,
                  std::string("Output file ('-' = stdout); its extension picks the format: ") +
                      kOutputExtensions + " (no extension: tsv; any other needs --format)")
@@ -209,6 +212,11 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
     return 2;
   }
   c.shape.per_pair = raw.contains_by == "pair" || raw.contains_by_pattern;
+  if (raw.paired) {
+    // Paired-end reads will be -1/-2; this option never meant them.
+    c.paired = true;
+    line.warnings.push_back("--paired is now --pattern-per-record (pattern i in record i); the old name will go");
+  }
   c.max_n_frac_given = chosen->count("--max-n-frac") > 0;
   c.search.alphabet.alphabet = *parse_alphabet(raw.alphabet);
   c.search.both_strands = !raw.no_rc;

@@ -22,6 +22,10 @@ void log_problems(const std::vector<std::string>& problems) {
   for (const std::string& problem : problems) spdlog::error("{}", problem);
 }
 
+void log_warnings(const std::vector<std::string>& warnings) {
+  for (const std::string& warning : warnings) spdlog::warn("{}", warning);
+}
+
 void LogObserver::warning(const std::string& message) { spdlog::warn("{}", message); }
 
 bool LogObserver::wants_details() const { return spdlog::should_log(spdlog::level::debug); }

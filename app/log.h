@@ -14,6 +14,8 @@ void setup_logging(bool quiet, bool verbose);
 
 // Logs each of `problems` as an error.
 void log_problems(const std::vector<std::string>& problems);
+// Logs each of `warnings` as a warning.
+void log_warnings(const std::vector<std::string>& warnings);
 
 // Logs a run: the start line, warnings, the done line; a progress line on stderr where
 // `show_progress` (redrawn at most twice a second); the temporary output file published to

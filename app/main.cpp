@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   if (auto code = app::parse_command_line(argc, argv, line)) return *code;
   app::install_signal_handlers();
   app::setup_logging(line.quiet, line.verbose);
+  app::log_warnings(line.warnings);
   if (const std::vector<std::string> problems = validate(line.options); !problems.empty()) {
     app::log_problems(problems);
     return 2;

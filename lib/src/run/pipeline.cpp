@@ -306,7 +306,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
     report->write_seconds = static_cast<double>(stage_ns[2].load()) * 1e-9;
   }
   if (opt.paired && stats.records != patterns.size())
-    throw InputError("--paired needs one pattern per record, but there are " +
+    throw InputError("--pattern-per-record needs one pattern per record, but there are " +
                      std::to_string(patterns.size()) + " patterns and " +
                      std::to_string(stats.records) + " records");
   return stats;

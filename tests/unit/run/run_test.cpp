@@ -321,7 +321,7 @@ TEST_CASE("run: --paired with a pattern count other than the records' fails and 
   o.paired = true;
   o.patterns.inline_patterns = {"GATTACA", "TTTTT"};
   Recorder rec;
-  CHECK(input_error(o, rec) == "--paired needs one pattern per record, but there are 2 patterns and 3 records");
+  CHECK(input_error(o, rec) == "--pattern-per-record needs one pattern per record, but there are 2 patterns and 3 records");
   CHECK(rec.temp_files.size() == 1);
   CHECK(rec.finishes == 0);
   CHECK(outputs_in(dir).empty());
