@@ -589,7 +589,7 @@ class FastxReader::File {
   // parsed record by record: a chunk counts FASTA records by the '>' at line starts, which
   // a FASTQ quality line may also begin with, so only one grammar per input is safe.
   [[noreturn]] void fail_mixed(int marker) {
-    fail_at_line(marker == '@' ? "a FASTQ record ('@') after FASTA records; trawl reads one format per input"
+    fail_at_line(marker == '@' ? "a line that starts with '@' (a FASTQ record?) after FASTA records; trawl reads one format per input"
                                : "a FASTA record ('>') after FASTQ records; trawl reads one format per input");
   }
   // The first record does not start with '>' or '@'. A compressed format that htslib does

@@ -68,18 +68,22 @@ PipelineOptions pipeline_options(const RunOptions& options, const SearchOptions&
   return popt;
 }
 
-// The per-batch callback: progress for the observer and, with --paired over a mapped list,
-// the release of the list's pages behind the search (the search passes the list in order,
-// a pattern per record, so memory does not grow with the list). Empty when neither is
-// wanted, so the pipeline skips the call.
+// The per-batch callback: progress for the observer and, with --pattern-per-record over a
+// mapped list, the release of the list's pages behind the search (the search passes the
+// list in order, a pattern per record, so memory does not grow with the list; patterns of
+// -p and -f come before the list's and are not in it). Empty when neither is wanted, so the
+// pipeline skips the call.
 std::function<void(const RunStats&)> per_batch(const PatternSet& patterns,
                                                PatternListText* release_list,
                                                RunObserver& observer) {
   const bool show_progress = observer.wants_progress();
   if (!show_progress && !release_list) return {};
   return [&patterns, release_list, &observer, show_progress](const RunStats& s) {
-    if (release_list && s.records < patterns.size())
-      release_list->release_before(patterns.seq(s.records).data());
+    if (release_list && s.records < patterns.size()) {
+      const std::string_view list = release_list->text();
+      const char* at = patterns.seq(s.records).data();
+      if (at >= list.data() && at <= list.data() + list.size()) release_list->release_before(at);
+    }
     if (show_progress) observer.progress(s);
   };
 }

@@ -94,3 +94,21 @@ TEST_CASE("ReleaseBehind: drops pages behind the reader in steps; the mapping re
   close(fd);
   std::remove(path);
 }
+
+TEST_CASE("ReleaseBehind: a place outside its mapping releases nothing, and later calls still release") {
+  const std::size_t page = trawl::pages::page_size();
+  char* region = static_cast<char*>(::mmap(nullptr, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  REQUIRE(region != MAP_FAILED);
+  std::fill(region, region + 4 * page, 'x');
+  // The "mapping" is the first two pages; the pages after it are someone else's memory.
+  trawl::pages::ReleaseBehind behind(region, 2 * page);
+  behind.release_before(region + 3 * page + 10);  // past the mapping (another buffer's pattern)
+  CHECK(region[0] == 'x');
+  CHECK(region[2 * page] == 'x');
+  CHECK(region[3 * page] == 'x');
+  behind.release_before(region + 2 * page);  // the mapping's end: both its pages go
+  CHECK(region[0] == 0);                      // released anonymous pages read back as zeros
+  CHECK(region[page] == 0);
+  CHECK(region[2 * page] == 'x');
+  ::munmap(region, 4 * page);
+}

@@ -348,7 +348,7 @@ TEST_CASE("reader: a stream that mixes FASTA and FASTQ records is an error namin
     const Case& c = cases[i];
     const std::string plain = write_temp("mixed", c.bytes), gz = write_temp("mixed.gz", gzip_stored(c.bytes));
     const std::string what = c.fastq_after_fasta
-                                 ? "a FASTQ record ('@') after FASTA records; trawl reads one format per input"
+                                 ? "a line that starts with '@' (a FASTQ record?) after FASTA records; trawl reads one format per input"
                                  : "a FASTA record ('>') after FASTQ records; trawl reads one format per input";
     const std::string line = ": line " + std::to_string(c.line) + ": ";
     for (const bool map_files : {true, false})

@@ -32,8 +32,10 @@ class ReleaseBehind {
   static constexpr std::size_t kStep = std::size_t{1} << 20;
   // [data, data + size): the mapping, data page aligned.
   ReleaseBehind(const char* data, std::size_t size) : data_(data), size_(size), released_(data) {}
-  // Drops the pages wholly before `end`; calls come in order.
+  // Drops the pages wholly before `end`; calls come in order. An `end` outside the mapping
+  // releases nothing (no advice ever reaches memory that is not the mapping's).
   void release_before(const char* end) {
+    if (end < data_ || end > data_ + size_) return;
     const std::uintptr_t page = page_size();
     const char* until = reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(end) & ~(page - 1));
     // (The last whole page goes at once: nothing follows to batch it with.)
