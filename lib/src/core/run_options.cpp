@@ -43,7 +43,8 @@ void check_names(const RunOptions& o, std::vector<std::string>& problems) {
       problems.emplace_back("--columns " + name +
                             ": give pattern_start, pattern_end, pat_idx or text_idx");
   if (o.threads < 0) problems.push_back(out_of_range("--threads", std::to_string(o.threads), kThreadsRange));
-  if (o.batch_bases == 0) problems.push_back(out_of_range("--batch-bases", "0", kBatchBasesRange));
+  if (o.batch_bases == 0 || o.batch_bases > kBatchBasesRange.max)
+    problems.push_back(out_of_range("--batch-bases", std::to_string(o.batch_bases), kBatchBasesRange));
   if (o.row_group_rows == 0)
     problems.push_back(out_of_range("--row-group-rows", "0", kRowGroupRowsRange));
 }

@@ -13,7 +13,7 @@ TEST_CASE("out_of_range: whole numbers, the bounds as written") {
   CHECK(out_of_range("--threads", "-1", kThreadsRange) ==
         "--threads: -1 is out of range; give a whole number from 0 to 2147483647");
   CHECK(out_of_range("--batch-bases", "0", kBatchBasesRange) ==
-        "--batch-bases: 0 is out of range; give a whole number from 1 to 18446744073709551615");
+        "--batch-bases: 0 is out of range; give a whole number from 1 to 1099511627776");
   CHECK(range_text("99999999999", kKRange) ==
         "99999999999 is out of range; give a whole number from 0 to 2147483647");
 }

@@ -98,8 +98,15 @@ TEST_CASE("validate: range errors name the option, the value and the range in pl
         std::vector<std::string>{
             "--overhang: 10000000000 is out of range; give a number from 0 to 1",
             "--threads: -1 is out of range; give a whole number from 0 to 2147483647",
-            "--batch-bases: 0 is out of range; give a whole number from 1 to 18446744073709551615",
+            "--batch-bases: 0 is out of range; give a whole number from 1 to 1099511627776",
             "--row-group-rows: 0 is out of range; give a whole number from 1 to 18446744073709551615"});
+  // The largest task size is 2^40 bases: more would let a window's reach wrap around.
+  o = valid_options();
+  o.batch_bases = std::uint64_t{1} << 40;
+  CHECK(validate(o).empty());
+  o.batch_bases = (std::uint64_t{1} << 40) + 1;
+  CHECK(validate(o) == std::vector<std::string>{
+                           "--batch-bases: 1099511627777 is out of range; give a whole number from 1 to 1099511627776"});
 }
 
 TEST_CASE("validate: an -o extension trawl does not write needs --format") {
