@@ -79,11 +79,8 @@ std::function<void(const RunStats&)> per_batch(const PatternSet& patterns,
   const bool show_progress = observer.wants_progress();
   if (!show_progress && !release_list) return {};
   return [&patterns, release_list, &observer, show_progress](const RunStats& s) {
-    if (release_list && s.records < patterns.size()) {
-      const std::string_view list = release_list->text();
-      const char* at = patterns.seq(s.records).data();
-      if (at >= list.data() && at <= list.data() + list.size()) release_list->release_before(at);
-    }
+    // (A -p or -f pattern lies outside the list's mapping: release_before ignores it.)
+    if (release_list && s.records < patterns.size()) release_list->release_before(patterns.seq(s.records).data());
     if (show_progress) observer.progress(s);
   };
 }

@@ -120,29 +120,25 @@ void LaneGroup::scan_chunked(const LaneContext& ctx, const ScanJob* scan, std::s
 
 void LaneGroup::scan_counted(const LaneContext& ctx) {
   const std::size_t n = jobs.size();
-  counters_.assign(n, LocalMinimaCounter{});
-  counts.assign(n, 0);
-  const bool minima = ctx.options.selection != Selection::all_ends;
-  // The end at position 0 (m <= k) is the start column's, not the kernel's.
-  for (std::size_t j = 0; j < n; ++j) {
-    if (jobs[j].len == 0 || jobs[j].score > ctx.options.k) continue;
-    if (minima) counters_[j].push(0, static_cast<std::int32_t>(jobs[j].score));
-    else ++counts[j];
-  }
+  counters_.resize(n);
+  counts.resize(n);
+  for (std::size_t j = 0; j < n; ++j) count_start_column(ctx, static_cast<std::uint32_t>(j));
   scan_chunked(ctx, jobs.data(), n, 0, finals.data(), false, true);
-  if (minima)
+  if (ctx.options.selection != Selection::all_ends)
     for (std::size_t j = 0; j < n; ++j) counts[j] = counters_[j].finish(jobs[j].len);
 }
 
 void LaneGroup::recount_start_columns(const LaneContext& ctx, std::span<const std::uint32_t> which) {
-  const bool minima = ctx.options.selection != Selection::all_ends;
-  for (const std::uint32_t j : which) {
-    counters_[j] = LocalMinimaCounter{};
-    counts[j] = 0;
-    if (jobs[j].len == 0 || jobs[j].score > ctx.options.k) continue;
-    if (minima) counters_[j].push(0, static_cast<std::int32_t>(jobs[j].score));
-    else ++counts[j];
-  }
+  for (const std::uint32_t j : which) count_start_column(ctx, j);
+}
+
+void LaneGroup::count_start_column(const LaneContext& ctx, std::uint32_t j) {
+  counters_[j] = LocalMinimaCounter{};
+  counts[j] = 0;
+  // The end at position 0 (m <= k) is the start column's, not the kernel's.
+  if (jobs[j].len == 0 || jobs[j].score > ctx.options.k) return;
+  if (ctx.options.selection != Selection::all_ends) counters_[j].push(0, static_cast<std::int32_t>(jobs[j].score));
+  else ++counts[j];
 }
 
 void LaneGroup::count_rescanned(const LaneContext& ctx, std::size_t from,

@@ -22,7 +22,8 @@ class PatternListText {
   // Drops the mapped pages wholly inside `piece` from resident memory (they are read again
   // from the page cache where touched again); a list read into memory stays.
   void release(std::string_view piece) const;
-  // The same for the pages before `end` (a place in the text); calls come in order.
+  // The same for the pages before `end` (a place in the text; one outside it releases
+  // nothing); calls come in order.
   void release_before(const char* end);
 
  private:

@@ -131,6 +131,9 @@ class LaneGroup {
   std::vector<JobState> finals;       // per job, its last column
 
  private:
+  // Resets job j's count to its start column's end, if that has one.
+  void count_start_column(const LaneContext& ctx, std::uint32_t j);
+
   std::uint64_t chunk_steps_ = 0;
   std::array<std::pair<std::uint64_t, std::int64_t>, 65> start_column_{};  // (vp, score) by m
   const std::uint8_t* fwd_start_ = nullptr;  // the codes' buffers when the group began
