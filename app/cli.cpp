@@ -32,6 +32,7 @@ Examples (from the repository root, on the bundled data/):
   trawl hits -p TATCTATCTGGCATTCAACCAGG -k 3 data/reads.fastq.gz
   trawl count -l data/barcodes.txt -k 1 --by pattern data/reads.fastq.gz
   trawl contains -f data/primers.fa -k 2 data/reads.fastq.gz
+  trawl filter -f data/primers.fa -k 2 -o with_primer.fastq.gz data/reads.fastq.gz
 )";
 constexpr const char* kHitsExamples = R"(
 Examples (from the repository root, on the bundled data/):
@@ -46,6 +47,12 @@ Examples (from the repository root, on the bundled data/):
   trawl count -f data/primers.fa -k 2 data/genome.fa
   trawl count -l data/barcodes.txt -k 1 --by pattern data/reads.fastq.gz
   trawl count -p TATCTATCTGGCATTCAACCAGG -k 3 --zeros -o counts.parquet data/reads.fastq.gz
+)";
+constexpr const char* kFilterExamples = R"(
+Examples (from the repository root, on the bundled data/):
+  trawl filter -f data/primers.fa -k 2 -o with_primer.fastq.gz data/reads.fastq.gz
+  trawl filter -f data/primers.fa -k 2 --invert --format fasta data/reads.fastq.gz
+  trawl filter -p TATCTATCTGGCATTCAACCAGG -k 3 --tag --unmatched rest.fastq.gz -o kept.fastq data/reads.fastq.gz
 )";
 constexpr const char* kContainsExamples = R"(
 Examples (from the repository root, on the bundled data/):
@@ -103,6 +110,22 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
   cmd.add_flag("--pattern-per-record", c.paired,
                "Search pattern i only in record i (as many patterns as records)");
   cmd.add_flag("--paired", raw.paired, "Same as --pattern-per-record")->group("");
+  cmd.add_option("-t,--threads", c.threads, "Worker threads (default: all cores)")
+      ->check(fits<int>(kThreadsRange));
+  cmd.add_option("--kernel", c.kernel,
+                 "auto (fastest this CPU runs), scalar, avx2 or avx512")
+      ->check(CLI::IsMember({"auto", "scalar", "avx2", "avx512"}))
+      ->capture_default_str();
+  cmd.add_option("--batch-bases", c.batch_bases, "Residues per work task at most (hits takes fewer where hits are dense)")
+      ->check(fits<std::uint64_t>(kBatchBasesRange))
+      ->capture_default_str();
+  cmd.add_flag("-q,--quiet", line.quiet, "Log errors only");
+  cmd.add_flag("-v,--verbose", line.verbose, "Also log the kernel and why, the search plan, batch size, per-input counts and stage times");
+  cmd.add_option("inputs", c.inputs, "FASTA/FASTQ files, plain/gzip/BGZF ('-' or none = stdin)");
+}
+
+// The outputs of the commands that write rows (hits, count, contains).
+void add_table_options(CLI::App& cmd, RunOptions& c) {
   cmd.add_option("-o,--output", c.output,
                  std::string("Output file ('-' = stdout); its extension picks the format: ") +
                      kOutputExtensions + " (no extension: tsv; any other needs --format)")
@@ -117,18 +140,24 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
   cmd.add_option("--row-group-rows", c.row_group_rows, "Parquet rows per row group")
       ->check(fits<std::size_t>(kRowGroupRowsRange))
       ->capture_default_str();
-  cmd.add_option("-t,--threads", c.threads, "Worker threads (default: all cores)")
-      ->check(fits<int>(kThreadsRange));
-  cmd.add_option("--kernel", c.kernel,
-                 "auto (fastest this CPU runs), scalar, avx2 or avx512")
-      ->check(CLI::IsMember({"auto", "scalar", "avx2", "avx512"}))
+}
+
+// filter's outputs: records, not rows.
+void add_record_options(CLI::App& cmd, RunOptions& c) {
+  cmd.add_option("-o,--output", c.output,
+                 "Output file of the matched records ('-' = stdout); a name ending in .gz is "
+                 "written BGZF-compressed (gzip-readable)")
       ->capture_default_str();
-  cmd.add_option("--batch-bases", c.batch_bases, "Residues per work task at most (hits takes fewer where hits are dense)")
-      ->check(fits<std::uint64_t>(kBatchBasesRange))
-      ->capture_default_str();
-  cmd.add_flag("-q,--quiet", line.quiet, "Log errors only");
-  cmd.add_flag("-v,--verbose", line.verbose, "Also log the kernel and why, the search plan, batch size, per-input counts and stage times");
-  cmd.add_option("inputs", c.inputs, "FASTA/FASTQ files, plain/gzip/BGZF ('-' or none = stdin)");
+  cmd.add_option("--unmatched", c.records.unmatched,
+                 "Also write the records without a hit to this file (.gz: BGZF), in the same pass");
+  cmd.add_flag("--invert", c.records.invert,
+               "Write the records without a hit to -o (and those with one to --unmatched)");
+  cmd.add_option("--format", c.records.format,
+                 "fasta or fastq (default: each record as read; FASTQ can become FASTA, not the reverse)")
+      ->check(CLI::IsMember({"fasta", "fastq"}));
+  cmd.add_flag("--tag", c.records.tag,
+               "Append ' trawl:pat=ID,cost=C,strand=S,start=X,end=Y' (the record's best hit) to "
+               "each matched record's header");
 }
 
 }  // namespace
@@ -144,6 +173,7 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
 
   CLI::App* hits = app.add_subcommand("hits", "One row per hit");
   add_common_options(*hits, c, raw, line);
+  add_table_options(*hits, c);
   hits->add_flag("--sam", c.columns.sam, "'-' rows: match_region and cigar in text direction");
   hits->add_flag("--no-region", raw.no_region, "Drop the match_region column");
   hits->add_flag("--no-cigar", raw.no_cigar, "Drop the cigar column");
@@ -157,6 +187,7 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
   CLI::App* count = app.add_subcommand(
       "count", "One row per (pattern, record) with hits: the number of rows `hits` would print");
   add_common_options(*count, c, raw, line);
+  add_table_options(*count, c);
   count->add_flag("--zeros", c.shape.zeros, "Also print pairs with 0 hits");
   count->add_option("--by", raw.count_by,
                     "pair (default): per (pattern, record); pattern: one row per pattern "
@@ -167,6 +198,7 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
   CLI::App* contains = app.add_subcommand(
       "contains", "One row per record: whether any pattern hits it");
   add_common_options(*contains, c, raw, line);
+  add_table_options(*contains, c);
   contains->add_option("--by", raw.contains_by,
                            "record (default): one row per record; pair: one row per "
                            "(pattern, record) for every pair")
@@ -174,6 +206,12 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
   // The old spelling, kept working but out of the help: one --by for count and contains.
   contains->add_flag("--by-pattern", raw.contains_by_pattern, "Same as --by pair")->group("");
   contains->footer(kContainsExamples);
+
+  CLI::App* filter = app.add_subcommand(
+      "filter", "The records themselves (FASTA/FASTQ, as read, in input order) that any pattern hits");
+  add_common_options(*filter, c, raw, line);
+  add_record_options(*filter, c);
+  filter->footer(kFilterExamples);
 
   for (int i = 0; i < argc; ++i) {
     if (i) c.command_line += ' ';
@@ -183,9 +221,9 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
   // is required.
   const std::string first = argc > 1 ? argv[1] : "";
   if (!first.empty() && first[0] != '-' && !hits->check_name(first) &&
-      !count->check_name(first) && !contains->check_name(first)) {
+      !count->check_name(first) && !contains->check_name(first) && !filter->check_name(first)) {
     std::cerr << "[trawl] error: unknown command '" << first
-              << "'; the commands are hits, count and contains\nRun with --help for usage.\n";
+              << "'; the commands are hits, count, contains and filter\nRun with --help for usage.\n";
     return 2;
   }
   try {
@@ -202,10 +240,12 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
     return 2;
   }
 
-  CLI::App* chosen = hits->parsed() ? hits : count->parsed() ? count : contains;
-  c.shape.command = hits->parsed()    ? Command::hits
-                    : count->parsed() ? Command::count
-                                      : Command::contains;
+  CLI::App* chosen = hits->parsed() ? hits : count->parsed() ? count : contains->parsed() ? contains : filter;
+  // filter searches as contains, or as hits where --tag needs the best hit.
+  c.records.on = filter->parsed();
+  c.shape.command = hits->parsed() || (c.records.on && c.records.tag) ? Command::hits
+                    : count->parsed()                                 ? Command::count
+                                                                      : Command::contains;
   c.shape.per_pattern_totals = raw.count_by == "pattern";
   if (raw.contains_by_pattern && raw.contains_by == "record" && contains->count("--by")) {
     std::cerr << "[trawl] error: --by-pattern is --by pair: give one --by\nRun with --help for usage.\n";

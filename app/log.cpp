@@ -61,10 +61,20 @@ void LogObserver::finished(const RunSummary& summary) {
   static const char* what[] = {"hits", "hits", "with hits"};
   const RunStats& stats = summary.stats;
   const double secs = summary.seconds;
-  spdlog::info("done: {} records, {} bases, {} {} in {:.3f} s ({:.1f} Mbp/s, kernel {})",
+  if (summary.filtered) {
+    const char* sent = summary.inverted ? "unmatched" : "matched";
+    const char* other = summary.inverted ? "matched" : "unmatched";
+    spdlog::info("done: {} records read, {} matched, {} unmatched; the {} written to the output{} "
+                 "in {:.3f} s ({:.1f} Mbp/s, kernel {})",
+                 stats.records, summary.matched, summary.unmatched, sent,
+                 summary.others_written ? std::string(", the ") + other + " to --unmatched" : std::string(),
+                 secs, secs > 0 ? static_cast<double>(stats.bases) / secs / 1e6 : 0.0, summary.kernel);
+  } else {
+    spdlog::info("done: {} records, {} bases, {} {} in {:.3f} s ({:.1f} Mbp/s, kernel {})",
                stats.records, stats.bases, stats.hits,
                what[static_cast<int>(summary.command)], secs,
                secs > 0 ? static_cast<double>(stats.bases) / secs / 1e6 : 0.0, summary.kernel);
+  }
   if (!wants_details()) return;
   const PipelineReport& r = summary.report;
   for (std::size_t i = 0; i < r.inputs.size() && i < summary.inputs.size(); ++i)

@@ -11,7 +11,7 @@ mkdir -p "$work/bin" "$work/root"
 ln -s "$(cd "$(dirname "$TRAWL")" && pwd)/$(basename "$TRAWL")" "$work/bin/trawl"
 ln -s "$(cd "$DATA" && pwd)" "$work/root/data"
 failed=0
-for command in "" hits count contains; do
+for command in "" hits count contains filter; do
   help="trawl${command:+ $command} --help"
   examples="$("$TRAWL" $command --help | sed -n '/^Examples/,$p' | grep -E '^  .*trawl ' | sed 's/^  //')"
   if [[ -z "$examples" ]]; then echo "FAIL $help: no examples"; failed=1; continue; fi

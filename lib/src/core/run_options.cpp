@@ -32,8 +32,10 @@ void check_patterns(const RunOptions& o, std::vector<std::string>& problems) {
 
 // Names the command line already restricts; checked again for other front ends.
 void check_names(const RunOptions& o, std::vector<std::string>& problems) {
-  if (!one_of(o.format, {"", "tsv", "parquet"}))
+  if (!o.records.on && !one_of(o.format, {"", "tsv", "parquet"}))
     problems.emplace_back("--format " + o.format + ": give tsv or parquet");
+  if (o.records.on && !one_of(o.records.format, {"", "fasta", "fastq"}))
+    problems.emplace_back("--format " + o.records.format + ": give fasta or fastq");
   if (!one_of(o.compression, {"zstd", "snappy", "none"}))
     problems.emplace_back("--compression " + o.compression + ": give zstd, snappy or none");
   if (!one_of(o.kernel, {"auto", "scalar", "avx2", "avx512"}))
@@ -65,12 +67,26 @@ std::string_view extension_of(std::string_view path) {
 // An -o name picks the format only by an extension trawl writes; any other (x.csv, x.bam)
 // needs --format, so that it never silently gets TSV.
 void check_output_name(const RunOptions& o, std::vector<std::string>& problems) {
-  if (!o.format.empty()) return;
+  if (!o.format.empty() || o.records.on) return;
   const std::string_view extension = extension_of(o.output);
   if (extension.empty() || one_of(extension, {".tsv", ".tsv.gz", ".parquet"})) return;
   problems.push_back("-o " + o.output + ": trawl does not write " + std::string(extension) +
                      " files; name it " + std::string(kOutputExtensions) +
                      ", or give --format tsv or --format parquet");
+}
+
+bool is_stdout(const std::string& path) { return path.empty() || path == "-"; }
+
+// filter's outputs: two different places, records in a form they can take.
+void check_records(const RunOptions& o, std::vector<std::string>& problems) {
+  const RecordChoice& r = o.records;
+  if (!r.on) return;
+  if (!r.unmatched.empty() && (r.unmatched == o.output || (is_stdout(r.unmatched) && is_stdout(o.output))))
+    problems.emplace_back("--unmatched " + r.unmatched + ": the same place as -o; give another file");
+  if (o.lines && !r.format.empty())
+    problems.emplace_back("--format " + r.format + " with --lines: lines are written as read");
+  if (o.shape.command != (r.tag ? Command::hits : Command::contains) || o.shape.per_pair)
+    problems.emplace_back("filter searches as contains (hits with --tag)");
 }
 
 }  // namespace
@@ -85,7 +101,8 @@ std::vector<std::string> validate(const RunOptions& o) {
   check_patterns(o, problems);
   check_names(o, problems);
   check_output_name(o, problems);
-  const bool to_stdout = o.output.empty() || o.output == "-";
+  check_records(o, problems);
+  const bool to_stdout = is_stdout(o.output);
   if (output_format(o) == OutputFormat::parquet && to_stdout && o.stdout_is_terminal)
     problems.emplace_back("refusing to write Parquet to a terminal: use -o FILE.parquet or a pipe");
   return problems;
@@ -107,6 +124,7 @@ int effective_threads(const RunOptions& o) {
 }
 
 OutputFormat output_format(const RunOptions& o) {
+  if (o.records.on) return OutputFormat::records;
   if (o.format == "parquet" || (o.format.empty() && ends_with(o.output, ".parquet")))
     return OutputFormat::parquet;
   return ends_with(o.output, ".gz") ? OutputFormat::tsv_gz : OutputFormat::tsv;

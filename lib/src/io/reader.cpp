@@ -363,6 +363,7 @@ class FastxReader::File {
       header = line_;
     }
     header.remove_prefix(1);
+    if (options_.keep_records) keep_header(batch, header, in_memory);
     if (!options_.full_header) {
       // A plain loop: string_view::find_first_of calls memchr on the set for every byte.
       std::size_t cut = 0;
@@ -415,6 +416,10 @@ class FastxReader::File {
       if (peek() != '+') fail_here("FASTQ record has no '+' line");
       skip_line();
       read_quality(header, batch.seqs.size() - seq_off);
+      if (options_.keep_records) {
+        batch.add_kept(RecordBatch::Kind::fastq, {batch.quals.size(), qual_.size()});
+        batch.quals.append(qual_);
+      }
     }
     const std::uint64_t seq_len = batch.seqs.size() - seq_off;
     if ((format_ == '@' || chunk_has_nul_) && std::memchr(batch.seqs.data() + seq_off, 0, seq_len))
@@ -439,7 +444,23 @@ class FastxReader::File {
     if (std::memchr(batch.seqs.data() + seq_off, 0, len)) fail_here("NUL byte in line (binary input?)");
     batch.seq_spans.push_back({seq_off, len});
     batch.seq_bases += len;
+    if (options_.keep_records) {
+      batch.header_spans.push_back({0, 0});
+      batch.add_kept(RecordBatch::Kind::line, {0, 0});
+    }
     return true;
+  }
+
+  // keep_records: the header line as read (a view where the line is in memory), and for
+  // FASTA already the record's kind (a FASTQ record's comes with its quality).
+  void keep_header(RecordBatch& batch, std::string_view header, bool in_memory) {
+    if (in_memory) {
+      batch.header_spans.push_back({borrowed_offset(header.data()), header.size()});
+    } else {
+      batch.header_spans.push_back({batch.names.size(), header.size()});
+      batch.names.append(header);
+    }
+    if (format_ == '>') batch.add_kept(RecordBatch::Kind::fasta, {0, 0});
   }
 
   // In a chunk: takes up to `max` records at pos_ that are a header line and one sequence
@@ -461,6 +482,10 @@ class FastxReader::File {
       std::size_t name_end = pos_ + 1;
       while (name_end < header_end && !is_header_space(data_[name_end])) ++name_end;
       batch.name_spans.push_back({borrowed_offset(data_ + pos_ + 1), name_end - pos_ - 1});
+      if (options_.keep_records) {
+        batch.header_spans.push_back({borrowed_offset(data_ + pos_ + 1), header_end - pos_ - 1});
+        batch.add_kept(RecordBatch::Kind::fasta, {0, 0});
+      }
       batch.seq_spans.push_back({borrowed_offset(data_ + seq_begin), seq_end - seq_begin});
       batch.seq_bases += seq_end - seq_begin;
       pos_ = seq_end + 1;

@@ -53,6 +53,13 @@ void LongRecordAssembler::write(const WindowTask& t) {
   view_.seq_spans.push_back({0, t.text.size()});
   view_.seq_bases = t.text.size();
   view_.external_seq = t.text;
+  view_.record_continues = !t.last_of_record;
+  if (t.record->kept) {
+    view_.header_spans.push_back({view_.names.size(), t.record->header.size()});
+    view_.names += t.record->header;
+    view_.quals = t.record->qual;
+    view_.add_kept(t.record->kind, {0, t.record->qual.size()});
+  }
   formatted_.clear();
   sink_.format(view_, out_, formatted_);
   sink_.write(view_, out_, formatted_);

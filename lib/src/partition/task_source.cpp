@@ -49,6 +49,16 @@ void TaskSource::take_long_record(RecordBatch& rb) {
   const std::size_t last = rb.size() - 1;
   rec->text_idx = rb.first_record + last;
   rec->name = std::string(rb.name(last));
+  if (rb.keeps_records()) {
+    rec->kept = true;
+    rec->header = std::string(rb.header(last));
+    rec->qual = std::string(rb.qual(last));
+    rec->kind = rb.kinds[last];
+    if (!(rb.qual_spans[last].offset & RecordBatch::kBorrowed)) rb.quals.resize(rb.qual_spans[last].offset);
+    rb.header_spans.pop_back();
+    rb.qual_spans.pop_back();
+    rb.kinds.pop_back();
+  }
   rb.seq_bases -= rb.seq_spans[last].length;
   if (rb.seq_spans[last].offset & RecordBatch::kBorrowed) {
     // A one-line sequence of a mapped file stays where it is (FastxReader::next lent it).

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "trawl/run/load_patterns.h"
 #include "trawl/search/searcher.h"
 #include "trawl/sinks/factory.h"
+#include "trawl/sinks/record_sink.h"
 
 namespace trawl {
 namespace {
@@ -38,13 +40,12 @@ const KernelFns& choose_kernel(const std::string& name) {
   return *chosen;
 }
 
-// The output file, gzip-compressed where the format asks for it; commit() puts it in place.
+// An output file, gzip-compressed where asked; commit() puts it in place.
 class Output {
  public:
-  Output(const RunOptions& options, OutputFormat format, RunObserver& observer)
-      : file_(options.output) {
+  Output(const std::string& path, bool gzip, RunObserver& observer) : file_(path) {
     if (!file_.temp_path().empty()) observer.temp_file_created(file_.temp_path());
-    if (format == OutputFormat::tsv_gz) gzip_ = std::make_unique<GzipByteSink>(file_);
+    if (gzip) gzip_ = std::make_unique<GzipByteSink>(file_);
   }
   ByteSink& bytes() { return gzip_ ? static_cast<ByteSink&>(*gzip_) : file_; }
   void commit() {
@@ -55,6 +56,49 @@ class Output {
  private:
   OutputFile file_;
   std::unique_ptr<GzipByteSink> gzip_;
+};
+
+bool ends_in_gz(const std::string& path) { return path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0; }
+
+// The run's output files (filter's second one too) and the sink that writes them.
+class Outputs {
+ public:
+  Outputs(const RunOptions& options, const PatternSet& patterns, const SearchOptions& search,
+          RunObserver& observer)
+      : format_(output_format(options)),
+        main_(options.output, format_ == OutputFormat::tsv_gz, observer) {
+    if (format_ != OutputFormat::records) {
+      const ParquetOptions parquet =
+          format_ == OutputFormat::parquet ? parquet_options(options) : ParquetOptions{};
+      sink_ = make_result_sink(format_, main_.bytes(), patterns, search.alphabet, options.shape,
+                               hit_columns(options.columns), parquet);
+      return;
+    }
+    const RecordChoice& r = options.records;
+    if (!r.unmatched.empty()) other_.emplace(r.unmatched, false, observer);
+    RecordSinkOptions ro;
+    ro.invert = r.invert;
+    ro.tag = r.tag;
+    ro.format = r.format == "fasta" ? RecordFormat::fasta : r.format == "fastq" ? RecordFormat::fastq : RecordFormat::as_read;
+    ro.bgzf = ends_in_gz(options.output);
+    ro.other_bgzf = ends_in_gz(r.unmatched);
+    auto records = make_record_sink(main_.bytes(), other_ ? &other_->bytes() : nullptr, patterns, ro);
+    records_ = records.get();
+    sink_ = std::move(records);
+  }
+  ResultSink& sink() { return *sink_; }
+  const RecordSink* records() const { return records_; }
+  void commit() {
+    main_.commit();
+    if (other_) other_->commit();
+  }
+
+ private:
+  OutputFormat format_;
+  Output main_;
+  std::optional<Output> other_;
+  std::unique_ptr<ResultSink> sink_;
+  RecordSink* records_ = nullptr;
 };
 
 PipelineOptions pipeline_options(const RunOptions& options, const SearchOptions& search,
@@ -137,18 +181,13 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   // BGZF input is decompressed on htslib's own thread pool (plain gzip cannot be split and
   // stays on the reader thread).
   FastxReader reader(options.inputs,
-                     ReaderOptions{options.full_header, threads > 1 ? std::min(threads, 8) : 0, true, options.lines});
-  const OutputFormat format = output_format(options);
-  Output out(options, format, observer);
-  const ParquetOptions parquet =
-      format == OutputFormat::parquet ? parquet_options(options) : ParquetOptions{};
-  const std::unique_ptr<ResultSink> sink =
-      make_result_sink(format, out.bytes(), patterns, search.alphabet, options.shape,
-                       hit_columns(options.columns), parquet);
+                     ReaderOptions{options.full_header, threads > 1 ? std::min(threads, 8) : 0, true, options.lines,
+                                   options.records.on});
+  Outputs out(options, patterns, search, observer);
 
   const auto t0 = std::chrono::steady_clock::now();
   RunSummary summary;
-  summary.stats = run_pipeline(reader, patterns, search, kernel, *sink,
+  summary.stats = run_pipeline(reader, patterns, search, kernel, out.sink(),
                                pipeline_options(options, search, threads),
                                per_batch(patterns, options.paired ? list.get() : nullptr, observer),
                                observer.wants_details() ? &summary.report : nullptr);
@@ -157,6 +196,13 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   summary.kernel = kernel.name;
   summary.inputs = reader.inputs();
+  if (const RecordSink* records = out.records()) {
+    summary.filtered = true;
+    summary.inverted = options.records.invert;
+    summary.others_written = !options.records.unmatched.empty();
+    summary.matched = summary.inverted ? records->others() : records->written();
+    summary.unmatched = summary.inverted ? records->written() : records->others();
+  }
   observer.finished(summary);
   return summary;
 }

@@ -28,6 +28,16 @@ struct ColumnChoice {
   std::vector<std::string> extra;    // pattern_start, pattern_end, pat_idx, text_idx, in order
 };
 
+// filter: the matching records themselves are written, not rows (the search runs as
+// contains, or as hits where --tag needs the best hit).
+struct RecordChoice {
+  bool on = false;
+  bool invert = false;    // the records without a hit go to the output
+  bool tag = false;       // the best hit appended to each written matched header
+  std::string unmatched;  // the other records' file ("" = not written)
+  std::string format;     // fasta | fastq | "" (each record as read)
+};
+
 struct RunOptions {
   ResultShape shape;  // command and its row shape
   PatternSources patterns;
@@ -45,6 +55,8 @@ struct RunOptions {
   bool full_header = false;  // text_id is the whole header line
   bool lines = false;        // --lines: inputs are plain text, a record per line
   bool paired = false;       // pattern i only in record i
+
+  RecordChoice records;              // filter
 
   std::string output = "-";          // "-" or empty = stdout
   std::string format;                // tsv | parquet | "" (from the output name)
@@ -74,7 +86,8 @@ SearchOptions effective_search(const RunOptions& options);
 // Worker threads: `threads`, or every core where 0.
 int effective_threads(const RunOptions& options);
 
-enum class OutputFormat : std::uint8_t { tsv, tsv_gz, parquet };
+// records: filter's FASTA/FASTQ (BGZF where the name ends in .gz).
+enum class OutputFormat : std::uint8_t { tsv, tsv_gz, parquet, records };
 
 // The -o extensions that pick a format without --format, for messages and help; a name
 // without an extension is TSV, one with any other extension needs --format (validate()).

@@ -26,6 +26,9 @@ struct ReaderOptions {
   bool map_files = true;
   // Plain text (--lines): every line is a record named by its line number in its input.
   bool lines = false;
+  // Each record's header line and quality are kept too (RecordBatch::header, qual), for a
+  // run that writes records back out.
+  bool keep_records = false;
 };
 
 // Whole FASTA records as raw bytes, for parsing away from the reader (FastxReader::

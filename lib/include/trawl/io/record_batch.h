@@ -34,6 +34,18 @@ struct RecordBatch {
   // A long record searched in windows is kept whole elsewhere; when it has data, it is this
   // batch's only sequence (seq(0)).
   std::string_view external_seq;
+  // Set on the views of a long record's rows written before its last window: more rows of
+  // the same record follow.
+  bool record_continues = false;
+
+  // Only with ReaderOptions::keep_records, for writing records back out as read: each
+  // record's header line (without '>' or '@'; in `names` or borrowed), its quality (FASTQ:
+  // in `quals`) and what it was.
+  enum class Kind : std::uint8_t { fasta, fastq, line };
+  std::string quals;
+  std::vector<Span> header_spans;
+  std::vector<Span> qual_spans;
+  std::vector<Kind> kinds;
 
   std::size_t size() const { return seq_spans.size(); }
   std::uint64_t bases() const { return seq_bases; }
@@ -41,6 +53,14 @@ struct RecordBatch {
   std::string_view seq(std::size_t i) const {
     if (external_seq.data() != nullptr) return external_seq;
     return view(seqs, seq_spans[i]);
+  }
+  bool keeps_records() const { return !kinds.empty(); }
+  std::string_view header(std::size_t i) const { return view(names, header_spans[i]); }
+  std::string_view qual(std::size_t i) const { return view(quals, qual_spans[i]); }
+  // Adds record text of the kept kind (see keeps_records), after its header span.
+  void add_kept(Kind kind, Span qual) {
+    kinds.push_back(kind);
+    qual_spans.push_back(qual);
   }
   void clear() {
     names.clear();
@@ -51,6 +71,11 @@ struct RecordBatch {
     borrowed = nullptr;
     borrowed_mapping.reset();
     external_seq = {};
+    record_continues = false;
+    quals.clear();
+    header_spans.clear();
+    qual_spans.clear();
+    kinds.clear();
   }
 
  private:

@@ -53,6 +53,10 @@ class BlockPool : public std::enable_shared_from_this<BlockPool> {
 struct LongRecord {
   std::uint64_t text_idx = 0;
   std::string name;
+  // With ReaderOptions::keep_records: the header line, quality and kind (RecordBatch).
+  std::string header, qual;
+  RecordBatch::Kind kind = RecordBatch::Kind::fasta;
+  bool kept = false;
   std::string_view seq;  // what has been read so far; all of it once `complete`
   bool complete = true;
   std::string storage;

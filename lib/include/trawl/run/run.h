@@ -38,6 +38,11 @@ struct RunSummary {
   // Where the observer wants_details(): each stage's time and each input's records and bases.
   PipelineReport report;
   std::vector<std::string> inputs;  // the input names, as report.inputs
+  // filter: records with a hit and without; which went to the output (the unmatched with
+  // --invert) and whether the others went to --unmatched.
+  bool filtered = false;
+  std::uint64_t matched = 0, unmatched = 0;
+  bool inverted = false, others_written = false;
 };
 
 // Hears a run's events, all on the thread that called run(). Every call has a default that

@@ -26,9 +26,14 @@ using FormattedBytes = UninitializedVector<char>;
 struct FormattedBatch {
   FormattedBytes bytes;
   parquet::RowBatch rows;
+  FormattedBytes other;    // a second output's bytes (filter: the records of the other side)
+  FormattedBytes scratch;  // the sink's own, e.g. the text before it is compressed
+  std::uint64_t matched = 0;  // filter: the batch's records with a hit
   void clear() {
     bytes.clear();
     rows.clear();
+    other.clear();
+    matched = 0;
   }
 };
 
