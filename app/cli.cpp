@@ -108,6 +108,7 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
                  "Search only bases A to B of each record: 1-based, inclusive, as in seqkit; negative "
                  "counts from the end (1:35 the first 35, -35:-1 the last 35, 20:-1 from base 20 on); "
                  "positions stay those of the whole record")
+      ->type_name("A:B")
       ->allow_extra_args(false);
   cmd.add_option("-o,--output", c.output,
                  std::string("Output file ('-' = stdout); its extension picks the format: ") +
