@@ -23,6 +23,7 @@ struct Raw {
   bool no_rc = false;
   bool no_region = false;
   bool no_cigar = false;
+  std::string region;                   // --region A:B, checked by validate()
 };
 
 // Examples per command; each runs as shown from the repository root on the bundled data/
@@ -110,6 +111,12 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
   cmd.add_flag("--pattern-per-record", c.paired,
                "Search pattern i only in record i (as many patterns as records)");
   cmd.add_flag("--paired", raw.paired, "Same as --pattern-per-record")->group("");
+  cmd.add_option("--region", raw.region,
+                 "Search only bases A to B of each record: 1-based, inclusive, as in seqkit; negative "
+                 "counts from the end (1:35 the first 35, -35:-1 the last 35, 20:-1 from base 20 on); "
+                 "positions stay those of the whole record")
+      ->type_name("A:B")
+      ->allow_extra_args(false);
   cmd.add_option("-t,--threads", c.threads, "Worker threads (default: all cores)")
       ->check(fits<int>(kThreadsRange));
   cmd.add_option("--kernel", c.kernel,
@@ -258,6 +265,7 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
     line.warnings.push_back("--paired is now --pattern-per-record (pattern i in record i); the old name will go");
   }
   c.max_n_frac_given = chosen->count("--max-n-frac") > 0;
+  if (chosen->count("--region") > 0) c.region = raw.region;
   c.search.alphabet.alphabet = *parse_alphabet(raw.alphabet);
   c.search.both_strands = !raw.no_rc;
   c.columns.region = !raw.no_region;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "trawl/core/ranges.h"
+#include "trawl/core/region.h"
 
 namespace trawl {
 namespace {
@@ -102,6 +103,8 @@ std::vector<std::string> validate(const RunOptions& o) {
   check_names(o, problems);
   check_output_name(o, problems);
   check_records(o, problems);
+  if (o.region)
+    if (std::string problem = Region::problem(*o.region); !problem.empty()) problems.push_back(std::move(problem));
   const bool to_stdout = is_stdout(o.output);
   if (output_format(o) == OutputFormat::parquet && to_stdout && o.stdout_is_terminal)
     problems.emplace_back("refusing to write Parquet to a terminal: use -o FILE.parquet or a pipe");

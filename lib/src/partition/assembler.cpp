@@ -11,7 +11,7 @@ std::uint64_t LongRecordAssembler::add(const WindowTask& t, const BatchResults& 
   out_.clear();
   if (t.no_pattern) return 0;
   if (t.incomplete) again_.push_back(t);
-  else if (!t.partial && !again_.empty()) search_again(t.text);
+  else if (!t.partial && !again_.empty()) search_again(t.searched());
   if (mode_.shape.command == Command::hits) add_hits(t, results);
   else add_answer(t, answer);
   write(t);
@@ -109,6 +109,8 @@ void LongRecordAssembler::add_hits(const WindowTask& t, const BatchResults& resu
   while (release < pending_.hits.size() && pending_.hits[release].start < watermark) ++release;
   for (std::size_t i = 0; i < release; ++i) {
     Hit h = pending_.hits[i];
+    h.start += t.offset;  // (a region's coordinates to the record's)
+    h.end += t.offset;
     const auto ops = pending_.cigar(h);
     h.cigar_offset = static_cast<std::uint32_t>(out_.hits.cigar_ops.size());
     out_.hits.cigar_ops.insert(out_.hits.cigar_ops.end(), ops.begin(), ops.end());

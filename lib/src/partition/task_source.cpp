@@ -152,11 +152,13 @@ bool TaskSource::emit_window(Task& t) {
   }
   const std::uint64_t size = sizer_.bases();
   // A record still being read gets a window once the text reaches a window past it (room
-  // for the runs that cross its end); once a window found that too short, or to count a
-  // record without a pattern, all of it is read first.
+  // for the runs that cross its end); once a window found that too short, to count a record
+  // without a pattern, or to place a region (which may count from the end), all of it is
+  // read first.
   if (!long_->complete)
-    read_long(no_pattern_ || long_->too_short.load(std::memory_order_relaxed) ? ~std::uint64_t{0}
-                                                                             : window_begin_ + 2 * size);
+    read_long(region_ || no_pattern_ || long_->too_short.load(std::memory_order_relaxed)
+                  ? ~std::uint64_t{0}
+                  : window_begin_ + 2 * size);
   t.is_window = true;
   WindowTask& w = t.window;
   w.record = long_;
@@ -164,7 +166,10 @@ bool TaskSource::emit_window(Task& t) {
   w.partial = !long_->complete;
   w.block = long_->block;
   w.pattern = pattern_;
-  const std::uint64_t n = long_->seq.size();
+  const Span part = region_ ? region_->span(w.text.size()) : Span{0, w.text.size()};
+  w.offset = part.offset;
+  w.length = part.length;
+  const std::uint64_t n = part.length;
   w.window.begin = window_begin_;
   w.window.end = window_begin_ + size < n ? window_begin_ + size : Window::kOpen;
   w.last_window = w.window.end == Window::kOpen || no_pattern_;

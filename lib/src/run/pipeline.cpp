@@ -31,18 +31,37 @@ namespace {
 struct Batch {
   Task task;
   std::exception_ptr error;
-  std::vector<std::string_view> views;  // records.seq(r), for Searcher::search
+  std::vector<std::string_view> views;  // records.seq(r) (its --region part), for Searcher::search
+  std::vector<std::uint64_t> offsets;    // --region: where views[r] starts in record r
   BatchResults results;
   WindowAnswer window;  // a window task's count or contains answer
   FormattedBatch formatted;
 };
 
-void search_batch(Searcher& searcher, Batch& b) {
+// With a region each record is searched as its part alone, and the hits are moved back to
+// the record's coordinates (the formatted match_region is the same bytes either way).
+void search_batch(Searcher& searcher, Batch& b, const std::optional<Region>& region) {
   b.results.clear();
   const RecordBatch& rb = b.task.records;
   b.views.clear();
-  for (std::size_t r = 0; r < rb.size(); ++r) b.views.push_back(rb.seq(r));
+  if (!region) {
+    for (std::size_t r = 0; r < rb.size(); ++r) b.views.push_back(rb.seq(r));
+    searcher.search(b.views, rb.first_record, b.results);
+    return;
+  }
+  b.offsets.clear();
+  for (std::size_t r = 0; r < rb.size(); ++r) {
+    const std::string_view seq = rb.seq(r);
+    const Span part = region->span(seq.size());
+    b.views.push_back(seq.substr(part.offset, part.length));
+    b.offsets.push_back(part.offset);
+  }
   searcher.search(b.views, rb.first_record, b.results);
+  for (Hit& h : b.results.hits.hits) {
+    const std::uint64_t offset = b.offsets[h.text_idx - rb.first_record];
+    h.start += offset;
+    h.end += offset;
+  }
 }
 
 void search_window(Searcher& searcher, Batch& b) {
@@ -51,7 +70,7 @@ void search_window(Searcher& searcher, Batch& b) {
   b.window = {};
   t.incomplete = false;
   if (t.no_pattern) return;
-  b.window = searcher.search(WindowQuery{t.text, t.window, t.partial, t.pattern, t.record->text_idx},
+  b.window = searcher.search(WindowQuery{t.searched(), t.window, t.partial, t.pattern, t.record->text_idx},
                              b.results);
   if (b.window.incomplete) {
     t.incomplete = true;
@@ -60,7 +79,7 @@ void search_window(Searcher& searcher, Batch& b) {
 }
 
 // The worker stage: parse a chunk, search, format.
-void work_on(Batch& b, Searcher& searcher, const ResultSink& sink) {
+void work_on(Batch& b, Searcher& searcher, const ResultSink& sink, const std::optional<Region>& region) {
   Task& t = b.task;
   if (t.has_chunk) {
     try {
@@ -74,7 +93,7 @@ void work_on(Batch& b, Searcher& searcher, const ResultSink& sink) {
     search_window(searcher, b);
     return;
   }
-  search_batch(searcher, b);
+  search_batch(searcher, b, region);
   b.formatted.clear();
   sink.format(t.records, b.results, b.formatted);
 }
@@ -256,7 +275,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   const SearchMode mode{opt.shape, opt.paired};
   tbb::enumerable_thread_specific<Searcher> searchers([&] { return Searcher(patterns, options, kernel, mode); });
   TaskSizer sizer(opt.batch_bases, opt.shape.command == Command::hits);
-  TaskSource source(reader, patterns, opt.paired, opt.batch_bases, sizer);
+  TaskSource source(reader, patterns, opt.paired, opt.batch_bases, sizer, opt.region);
   LongRecordAssembler assembler(patterns, options, kernel, mode, sink);
   Writer writer(sink, assembler, sizer, opt.shape.command, reader, report);
   const ParallelReading parallel_reading(reader, threads);
@@ -283,7 +302,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   };
   const auto work = [&](Batch* b) {
     const StageTimer timer(timing ? timing + 1 : nullptr);
-    work_on(*b, searchers.local(), sink);
+    work_on(*b, searchers.local(), sink, opt.region);
     return b;
   };
   const auto write = [&](Batch* b) {

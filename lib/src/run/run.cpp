@@ -109,6 +109,7 @@ PipelineOptions pipeline_options(const RunOptions& options, const SearchOptions&
   popt.paired = options.paired;
   popt.shape = options.shape;
   popt.best = search.selection == Selection::best;
+  if (options.region) popt.region = Region::parse(*options.region);
   return popt;
 }
 

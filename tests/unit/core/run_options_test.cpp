@@ -133,6 +133,26 @@ TEST_CASE("validate: an -o extension trawl does not write needs --format") {
   }
 }
 
+TEST_CASE("validate: --region is checked when given, an empty one included") {
+  RunOptions o = valid_options();
+  for (const char* good : {"1:35", "-35:-1", "20:-1", "5:5", "-50:30"}) {
+    o.region = good;
+    CHECK(validate(o).empty());
+  }
+  for (const char* bad : {"", "0:5", "10:5", "-1:-5", "35", "a:b"}) {
+    CAPTURE(bad);
+    o.region = bad;
+    const std::vector<std::string> problems = validate(o);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].rfind(std::string("--region ") + bad + ": ", 0) == 0);
+  }
+  o.batch_bases = 0;  // listed with the others, after the option names
+  const std::vector<std::string> problems = validate(o);
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0].rfind("--batch-bases", 0) == 0);
+  CHECK(problems[1].rfind("--region a:b", 0) == 0);
+}
+
 TEST_CASE("output_format: --format, else the output name, else TSV") {
   RunOptions o;
   CHECK(output_format(o) == OutputFormat::tsv);

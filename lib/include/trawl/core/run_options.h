@@ -3,6 +3,7 @@
 // parser. Filled by a front end (app/cli), checked whole by validate(), then read by run().
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,7 @@ struct RunOptions {
   bool full_header = false;  // text_id is the whole header line
   bool lines = false;        // --lines: inputs are plain text, a record per line
   bool paired = false;       // pattern i only in record i
+  std::optional<std::string> region;  // --region A:B as given (core/region.h); none = whole records
 
   RecordChoice records;              // filter
 

@@ -72,6 +72,10 @@ struct WindowTask {
   // The record's sequence as far as it had been read (all of it unless `partial`), and what
   // keeps those bytes alive where they are in a block the record may since have outgrown.
   std::string_view text;
+  // --region: the part of `text` searched; hits are in its coordinates until the assembler
+  // shifts them by `offset` (the whole text by default).
+  std::uint64_t offset = 0;
+  std::uint64_t length = std::string_view::npos;
   bool partial = false;
   std::shared_ptr<TextBlock> block;
   std::uint32_t pattern = 0;
@@ -81,9 +85,11 @@ struct WindowTask {
   bool no_pattern = false;    // --paired surplus record: counted, not searched
   bool incomplete = false;    // a partial text too short for the window: searched again later
 
+  std::string_view searched() const { return text.substr(offset, length); }
+
   // The residues whose ends this task owns.
   std::uint64_t bases() const {
-    return window.end == Window::kOpen ? text.size() - window.begin : window.end - window.begin;
+    return window.end == Window::kOpen ? searched().size() - window.begin : window.end - window.begin;
   }
 };
 

@@ -6,8 +6,10 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "trawl/core/pattern_set.h"
+#include "trawl/core/region.h"
 #include "trawl/io/reader.h"
 #include "trawl/io/record_batch.h"
 #include "trawl/partition/long_record.h"
@@ -62,10 +64,12 @@ class TaskSizer {
 class TaskSource {
  public:
   // `paired`: pattern i only in record i. `max_task_bases`: the largest task the sizer gives.
+  // `region`: a long record's windows cover only that part of it (read whole first).
   TaskSource(FastxReader& reader, const PatternSet& patterns, bool paired,
-             std::uint64_t max_task_bases, const TaskSizer& sizer)
+             std::uint64_t max_task_bases, const TaskSizer& sizer,
+             std::optional<Region> region = std::nullopt)
       : reader_(reader), patterns_(patterns), paired_(paired), max_task_bases_(max_task_bases),
-        sizer_(sizer) {}
+        sizer_(sizer), region_(region) {}
 
   // Fills `t` with the next task; false at the end of the input.
   bool next(Task& t);
@@ -84,6 +88,7 @@ class TaskSource {
   const bool paired_;
   const std::uint64_t max_task_bases_;
   const TaskSizer& sizer_;
+  const std::optional<Region> region_;
   std::uint64_t next_record_ = 0;
   // A long record's first block where the rest of its input is of unknown size, and the
   // least read_long reads at once.

@@ -5,10 +5,12 @@
 // to the sink. Output order is therefore independent of the thread count.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "trawl/kernel/kernel.h"
 #include "trawl/core/pattern_set.h"
+#include "trawl/core/region.h"
 #include "trawl/io/reader.h"
 #include "trawl/core/results.h"
 #include "trawl/core/search_options.h"
@@ -22,6 +24,7 @@ struct PipelineOptions {
   bool paired = false;                // pattern i is searched only in record i
   ResultShape shape;
   bool best = false;  // --best (count keeps one hit per strand)
+  std::optional<Region> region;  // --region: only this part of each record is searched
 };
 
 struct RunStats {

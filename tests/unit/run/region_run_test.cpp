@@ -1,0 +1,320 @@
+// --region through the whole run (reader -> pipeline -> sink): every record's result must be
+// that of searching its region's part alone, as if it were the record, with start and end
+// moved back to the whole record. Checked against the O(nm) oracle on the parts, and against
+// a run over a file of the parts, on seeded random records shorter than the region, around
+// it, and long enough to be cut into windows, at one and two threads.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/oracle.h"
+#include "trawl/core/errors.h"
+#include "trawl/io/byte_sink.h"
+#include "trawl/io/reader.h"
+#include "trawl/run/pipeline.h"
+#include "trawl/sinks/sinks.h"
+
+using namespace trawl;
+
+namespace {
+
+struct TempFile {
+  std::string path;
+  explicit TempFile(const std::string& name) : path("/tmp/" + name + "_XXXXXX") {
+    const int fd = mkstemp(path.data());
+    REQUIRE(fd >= 0);
+    close(fd);
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+};
+
+struct StringSink : ByteSink {
+  std::string data;
+  void write(const void* p, std::size_t n) override { data.append(static_cast<const char*>(p), n); }
+};
+
+struct RunSpec {
+  ResultShape shape;
+  int threads = 1;
+  std::uint64_t batch_bases = 1 << 20;
+  std::optional<Region> region;
+  bool match_region = true;
+  bool map_files = true;
+};
+
+std::string run(const std::string& path, const PatternSet& patterns, const SearchOptions& opt, const RunSpec& s) {
+  StringSink out;
+  std::unique_ptr<ResultSink> sink;
+  switch (s.shape.command) {
+    case Command::hits: {
+      HitColumns columns;
+      columns.region = s.match_region;
+      columns.extra = {ExtraColumn::pat_idx, ExtraColumn::text_idx};
+      sink = make_tsv_hits_sink(out, patterns, opt.alphabet, columns);
+      break;
+    }
+    case Command::count: sink = make_tsv_count_sink(out, patterns, s.shape); break;
+    case Command::contains: sink = make_tsv_contains_sink(out, patterns, s.shape); break;
+  }
+  ReaderOptions reader_options;
+  reader_options.map_files = s.map_files;
+  FastxReader reader({path}, reader_options);
+  PipelineOptions popt;
+  popt.threads = s.threads;
+  popt.batch_bases = s.batch_bases;
+  popt.shape = s.shape;
+  popt.best = opt.selection == Selection::best;
+  popt.region = s.region;
+  run_pipeline(reader, patterns, opt, scalar_kernel(), *sink, popt);
+  return out.data;
+}
+
+// seqkit's resolution written out on its own (not through Region::span): [begin, end) of a
+// record of n bases, clipped to the record.
+std::pair<std::uint64_t, std::uint64_t> part_of(std::int64_t a, std::int64_t b, std::uint64_t n) {
+  const auto len = static_cast<std::int64_t>(n);
+  const std::int64_t begin = std::clamp<std::int64_t>(a > 0 ? a - 1 : len + a, 0, len);
+  const std::int64_t end = std::clamp<std::int64_t>(b > 0 ? b : len + b + 1, 0, len);
+  return {static_cast<std::uint64_t>(begin), static_cast<std::uint64_t>(std::max(begin, end))};
+}
+
+// The hits TSV with start and end (columns 4 and 5) moved by the offset of the row's record
+// (its text_idx, the last column).
+std::string shifted(const std::string& tsv, const std::vector<std::uint64_t>& offsets) {
+  std::istringstream in(tsv);
+  std::string line, out;
+  bool header = true;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::size_t at = 0;
+    for (std::size_t tab; (tab = line.find('\t', at)) != std::string::npos; at = tab + 1) f.push_back(line.substr(at, tab - at));
+    f.push_back(line.substr(at));
+    if (!header) {
+      const std::uint64_t off = offsets[std::stoull(f.back())];
+      f[4] = std::to_string(std::stoull(f[4]) + off);
+      f[5] = std::to_string(std::stoull(f[5]) + off);
+    }
+    header = false;
+    for (std::size_t i = 0; i < f.size(); ++i) out += (i ? "\t" : "") + f[i];
+    out += '\n';
+  }
+  return out;
+}
+
+// The oracle's rows for the region run: hits (without match_region), count --zeros, or
+// contains (by record or by pair), from the oracle's hits in every record's part.
+std::string oracle_rows(const std::vector<Pattern>& pats, const std::vector<std::string>& seqs,
+                        const std::vector<std::pair<std::uint64_t, std::uint64_t>>& parts,
+                        const SearchOptions& opt, const ResultShape& shape) {
+  std::string out = shape.command == Command::hits ? "pat_id\ttext_id\tcost\tstrand\tstart\tend\tcigar\tpat_idx\ttext_idx\n"
+                    : shape.command == Command::count ? "pat_id\ttext_id\tcount\n"
+                    : shape.per_pair                  ? "pat_id\ttext_id\tcontains\n"
+                                                      : "text_id\tcontains\n";
+  for (std::size_t r = 0; r < seqs.size(); ++r) {
+    const auto [begin, end] = parts[r];
+    const std::string part = seqs[r].substr(begin, end - begin);
+    const std::string name = "r" + std::to_string(r);
+    bool any = false;
+    for (std::size_t p = 0; p < pats.size(); ++p) {
+      const std::vector<oracle::OracleHit> hs = oracle::search(pats[p].seq, part, opt);
+      any = any || !hs.empty();
+      if (shape.command == Command::hits) {
+        for (const oracle::OracleHit& h : hs)
+          out += pats[p].id + "\t" + name + "\t" + std::to_string(h.cost) + "\t" + (h.strand == Strand::fwd ? "+" : "-") +
+                 "\t" + std::to_string(h.start + begin) + "\t" + std::to_string(h.end + begin) + "\t" + h.cigar + "\t" +
+                 std::to_string(p) + "\t" + std::to_string(r) + "\n";
+      } else if (shape.command == Command::count) {
+        std::uint32_t fwd = 0, rc = 0;
+        for (const oracle::OracleHit& h : hs) (h.strand == Strand::fwd ? fwd : rc) += 1;
+        out += pats[p].id + "\t" + name + "\t" + std::to_string(reported_count({fwd, rc}, opt.selection == Selection::best)) + "\n";
+      } else if (shape.per_pair) {
+        out += pats[p].id + "\t" + name + "\t" + (hs.empty() ? "false" : "true") + "\n";
+      }
+    }
+    if (shape.command == Command::contains && !shape.per_pair) out += name + "\t" + (any ? "true" : "false") + "\n";
+  }
+  return out;
+}
+
+struct Spec {
+  const char* text;
+  std::int64_t a, b;  // A and B as numbers, for part_of
+};
+
+}  // namespace
+
+TEST_CASE("region: each record's result is its part's, searched alone and moved back, windows included") {
+  std::mt19937_64 rng(20270131);
+  const TempFile file("trawl_region_test"), parts_file("trawl_region_parts");
+  const Spec specs[] = {{"1:35", 1, 35},       {"-35:-1", -35, -1},    {"20:-1", 20, -1},
+                        {"5:5", 5, 5},         {"-50:30", -50, 30},    {"100:2500", 100, 2500},
+                        {"-2600:-90", -2600, -90}, {"300:-300", 300, -300}, {"-1200:1500", -1200, 1500}};
+  const int iters = std::getenv("TRAWL_PIPELINE_ITERS") ? 4 : 12;
+  int runs = 0;
+  for (int iter = 0; iter < iters; ++iter) {
+    SearchOptions opt;
+    opt.alphabet.alphabet = iter % 4 == 3 ? Alphabet::ascii : iter % 2 ? Alphabet::dna : Alphabet::iupac;
+    opt.both_strands = iter % 3 != 2;
+    opt.selection = iter % 3 == 1 ? Selection::best : iter % 4 == 2 ? Selection::all_ends : Selection::local_minima;
+    if (opt.alphabet.alphabet != Alphabet::ascii && iter % 3 == 0) opt.overhang = 0.5f;
+    opt.max_n_frac = opt.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
+    const bool ascii = opt.alphabet.alphabet == Alphabet::ascii;
+    const std::string letters = ascii ? "ab" : "ACGTN";
+    std::vector<Pattern> pats;
+    for (int p = 0, npat = 1 + static_cast<int>(rng() % 3); p < npat; ++p) {
+      std::string s(3 + rng() % 12, 'A');
+      for (char& c : s) c = (ascii ? "ab" : "ACGT")[rng() % (ascii ? 2 : 4)];
+      pats.push_back({"p" + std::to_string(p), s});
+    }
+    opt.k = static_cast<int>(rng() % 4);
+    const PatternSet patterns(pats, opt);
+    // Lengths below, around and far above every region, the long ones windowed at 1000.
+    std::vector<std::string> seqs;
+    for (const std::uint64_t len : {0ul, 4ul, 30ul, 36ul, 60ul, 200ul, 999ul, 2700ul, 3500ul, 1ul + rng() % 4000}) {
+      std::string s(len, 'A');
+      for (char& c : s) c = letters[rng() % letters.size()];
+      for (int plant = 0; plant < 8 && !s.empty(); ++plant) {
+        const std::string& p = pats[rng() % pats.size()].seq;
+        const std::size_t at = rng() % s.size();
+        s.replace(at, std::min(p.size(), s.size() - at), p.substr(0, std::min(p.size(), s.size() - at)));
+      }
+      seqs.push_back(s);
+    }
+    std::shuffle(seqs.begin(), seqs.end(), rng);
+    // Multi-line records on odd iterations: a long one is then read in pieces (read whole
+    // before its windows, as its region may count from the end).
+    const std::size_t width = iter % 2 ? 70 : std::string::npos;
+    {
+      std::ofstream f(file.path);
+      for (std::size_t r = 0; r < seqs.size(); ++r) {
+        f << ">r" << r << " d\n";
+        for (std::size_t at = 0; at < seqs[r].size(); at += width) f << seqs[r].substr(at, width) << "\n";
+        if (seqs[r].empty()) f << "\n";
+      }
+    }
+    for (const Spec& spec : {specs[iter % 9], specs[(iter + 4) % 9], specs[(iter * 7 + 2) % 9]}) {
+      const std::optional<Region> region = Region::parse(spec.text);
+      REQUIRE(region);
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> parts;
+      std::vector<std::uint64_t> offsets;
+      {
+        std::ofstream f(parts_file.path);
+        for (std::size_t r = 0; r < seqs.size(); ++r) {
+          parts.push_back(part_of(spec.a, spec.b, seqs[r].size()));
+          offsets.push_back(parts.back().first);
+          f << ">r" << r << "\n" << seqs[r].substr(parts[r].first, parts[r].second - parts[r].first) << "\n";
+        }
+      }
+      for (const ResultShape shape : {ResultShape{Command::hits}, ResultShape{Command::count, true},
+                                      ResultShape{Command::contains}, ResultShape{Command::contains, false, false, true}}) {
+        const bool hits = shape.command == Command::hits;
+        const std::string want_oracle = oracle_rows(pats, seqs, parts, opt, shape);
+        RunSpec whole{shape};
+        std::string want_parts = run(parts_file.path, patterns, opt, whole);
+        if (hits) want_parts = shifted(want_parts, offsets);
+        for (const int threads : {1, 2})
+          for (const std::uint64_t batch : {std::uint64_t{1} << 20, std::uint64_t{1000}, std::uint64_t{97}}) {
+            CAPTURE(iter);
+            const std::string region_text = spec.text;
+            CAPTURE(region_text);
+            CAPTURE(static_cast<int>(shape.command));
+            CAPTURE(threads);
+            CAPTURE(batch);
+            RunSpec s{shape, threads, batch, region};
+            s.map_files = batch != 97;
+            CHECK(run(file.path, patterns, opt, s) == want_parts);
+            if (hits) s.match_region = false;
+            CHECK(run(file.path, patterns, opt, s) == want_oracle);
+            runs += 2;
+          }
+      }
+    }
+  }
+  MESSAGE("region exactness: " << runs << " runs compared with the oracle and the parts' run");
+}
+
+TEST_CASE("region: without one, a run is unchanged, and 1:-1 gives the whole records") {
+  const TempFile file("trawl_region_whole");
+  {
+    std::ofstream f(file.path);
+    f << ">a\nACGTACGTTTGACCA\n>b\n\n>c\nGGACGTAC\n";
+  }
+  SearchOptions opt;
+  opt.k = 1;
+  const PatternSet patterns(std::vector<Pattern>{{"p", "ACGTAC"}}, opt);
+  for (const ResultShape shape : {ResultShape{Command::hits}, ResultShape{Command::count, true}, ResultShape{Command::contains}}) {
+    RunSpec s{shape};
+    const std::string plain = run(file.path, patterns, opt, s);
+    s.region = Region::parse("1:-1");
+    CHECK(run(file.path, patterns, opt, s) == plain);
+    s.batch_bases = 4;
+    CHECK(run(file.path, patterns, opt, s) == plain);
+  }
+}
+
+// A record in lines longer than the reader's first read is searched while it is read; with a
+// region it is read whole first, as a region counted from the end needs the record's length.
+TEST_CASE("region: long records in lines give the result of their parts") {
+  std::mt19937_64 rng(20270201);
+  const TempFile file("trawl_region_lines"), parts_file("trawl_region_lines_parts");
+  std::vector<std::string> seqs;
+  for (const std::size_t len : {std::size_t{5} << 19, std::size_t{300}, std::size_t{3} << 19}) {
+    std::string s(len, 'A');
+    for (char& c : s) c = "ACGT"[rng() % 4];
+    seqs.push_back(s);
+  }
+  {
+    std::ofstream f(file.path);
+    for (std::size_t r = 0; r < seqs.size(); ++r) {
+      f << ">r" << r << "\n";
+      for (std::size_t at = 0; at < seqs[r].size(); at += 61) f << seqs[r].substr(at, 61) << "\n";
+    }
+  }
+  SearchOptions opt;
+  opt.k = 2;
+  opt.max_n_frac = 1.0f;
+  const PatternSet patterns(std::vector<Pattern>{{"p", "ACGTTGCA"}, {"q", "GATTACA"}}, opt);
+  const Spec specs[] = {{"-1000:-1", -1000, -1}, {"-2000000:-500000", -2000000, -500000},
+                        {"100:-100", 100, -100}, {"1048000:1049600", 1048000, 1049600}};
+  for (const Spec& spec : specs) {
+    std::vector<std::uint64_t> offsets;
+    {
+      std::ofstream f(parts_file.path);
+      for (std::size_t r = 0; r < seqs.size(); ++r) {
+        const auto [begin, end] = part_of(spec.a, spec.b, seqs[r].size());
+        offsets.push_back(begin);
+        f << ">r" << r << "\n" << seqs[r].substr(begin, end - begin) << "\n";
+      }
+    }
+    for (const ResultShape shape : {ResultShape{Command::hits}, ResultShape{Command::count, true}, ResultShape{Command::contains}}) {
+      std::string want = run(parts_file.path, patterns, opt, RunSpec{shape});
+      if (shape.command == Command::hits) want = shifted(want, offsets);
+      // (TRAWL_PIPELINE_ITERS set: the ThreadSanitizer run, two threads only.)
+      const bool quick = std::getenv("TRAWL_PIPELINE_ITERS") != nullptr;
+      for (const bool map_files : {true, false})
+        for (const int threads : {1, 2})
+          for (const std::uint64_t batch : {std::uint64_t{1} << 14, std::uint64_t{1} << 20}) {
+            if (quick && (threads != 2 || !map_files)) continue;
+            const std::string region_text = spec.text;
+            CAPTURE(region_text);
+            CAPTURE(static_cast<int>(shape.command));
+            CAPTURE(map_files);
+            CAPTURE(threads);
+            CAPTURE(batch);
+            RunSpec s{shape, threads, batch, Region::parse(spec.text)};
+            s.map_files = map_files;
+            CHECK(run(file.path, patterns, opt, s) == want);
+          }
+    }
+  }
+}
