@@ -1,7 +1,7 @@
 // filter, end to end (run() with RunOptions::records): on seeded random FASTA/FASTQ (one-line
 // and wrapped, records long enough to be cut into windows) the matched records are exactly
-// those `contains` says, in input order, at every alphabet, strand option, k, thread count
-// and batch size; the output and --unmatched together are the input's records byte for byte
+// those `contains` says, in input order, at every alphabet, strand option, k, --region,
+// thread count and batch size; the output and --unmatched together are the input's records byte for byte
 // (qualities kept); --invert swaps the two files; .gz outputs are BGZF that zlib reads back;
 // the run's summary counts both sides.
 #include <doctest/doctest.h>
@@ -124,6 +124,9 @@ TEST_CASE("filter: matched records = contains, in order, at every option; the tw
     o.search.k = static_cast<int>(rng() % 4);
     o.kernel = "scalar";
     o.threads = 1;
+    const char* regions[] = {"1:40", "-50:-1", "20:-1", "-3000:2500"};
+    if (iter % 3 == 2) o.region = regions[iter % 4];
+    CAPTURE(o.region.value_or("whole records"));
     CAPTURE(alphabets[static_cast<int>(alphabet == Alphabet::ascii ? 2 : alphabet == Alphabet::iupac)]);
     const std::vector<std::string> expected = contains_ids(o, dir);
 
