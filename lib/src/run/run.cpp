@@ -107,6 +107,22 @@ void add_details(RunStart& start, const RunOptions& options, const SearchOptions
   start.load_seconds = load_seconds;
 }
 
+// The reader's inputs: the two mate files of -1/-2, else the inputs.
+std::vector<std::string> reader_inputs(const RunOptions& options) {
+  if (!options.mate1.empty()) return {options.mate1, options.mate2};
+  return options.inputs;
+}
+
+// BGZF input is decompressed on htslib's own thread pool (plain gzip cannot be split and
+// stays on the reader thread).
+ReaderOptions reader_options(const RunOptions& options, int threads) {
+  ReaderOptions ro{options.full_header, threads > 1 ? std::min(threads, 8) : 0, true, options.lines};
+  ro.mates = !options.mate1.empty() ? MateLayout::two_files
+             : options.interleaved  ? MateLayout::interleaved
+                                    : MateLayout::none;
+  return ro;
+}
+
 }  // namespace
 
 RunSummary run(const RunOptions& options, RunObserver& observer) {
@@ -134,16 +150,15 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   observer.started(start);
 
   // The reader first: a missing input fails before any output file is created.
-  // BGZF input is decompressed on htslib's own thread pool (plain gzip cannot be split and
-  // stays on the reader thread).
-  FastxReader reader(options.inputs,
-                     ReaderOptions{options.full_header, threads > 1 ? std::min(threads, 8) : 0, true, options.lines});
+  FastxReader reader(reader_inputs(options), reader_options(options, threads));
   const OutputFormat format = output_format(options);
   Output out(options, format, observer);
   const ParquetOptions parquet =
       format == OutputFormat::parquet ? parquet_options(options) : ParquetOptions{};
+  ResultShape shape = options.shape;
+  shape.mate = reader.mates() != MateLayout::none;
   const std::unique_ptr<ResultSink> sink =
-      make_result_sink(format, out.bytes(), patterns, search.alphabet, options.shape,
+      make_result_sink(format, out.bytes(), patterns, search.alphabet, shape,
                        hit_columns(options.columns), parquet);
 
   const auto t0 = std::chrono::steady_clock::now();
