@@ -78,6 +78,15 @@ CLI::Validator fits(WholeRange range) {
       "", "fits");
 }
 
+// Paired-end reads: rows then have a mate column (1 or 2) after text_id.
+void add_mate_options(CLI::App& cmd, RunOptions& c) {
+  cmd.add_option("-1,--mate1", c.mate1,
+                 "Paired-end: mate 1 reads (FASTA/FASTQ, plain/gzip/BGZF), read in lock-step with -2; no other inputs");
+  cmd.add_option("-2,--mate2", c.mate2, "Paired-end: mate 2 reads, in the order of -1's, names agreeing (up to /1 /2)");
+  cmd.add_flag("--interleaved", c.interleaved,
+               "Paired-end: the inputs hold mate 1 and mate 2 of each pair in turn");
+}
+
 void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& line) {
   // allow_extra_args(false): each -p takes one value, so `-p SEQ file.fa` leaves the file.
   cmd.add_option("-p,--pattern", c.patterns.inline_patterns,
@@ -129,6 +138,7 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
   cmd.add_flag("-q,--quiet", line.quiet, "Log errors only");
   cmd.add_flag("-v,--verbose", line.verbose, "Also log the kernel and why, the search plan, batch size, per-input counts and stage times");
   cmd.add_option("inputs", c.inputs, "FASTA/FASTQ files, plain/gzip/BGZF ('-' or none = stdin)");
+  add_mate_options(cmd, c);
 }
 
 // The outputs of the commands that write rows (hits, count, contains).

@@ -26,8 +26,10 @@ void check_patterns(const RunOptions& o, std::vector<std::string>& problems) {
   // Stdin ('-') can be read once: by one pattern file, or by the records.
   const bool fasta_stdin = p.fasta == "-", list_stdin = p.list == "-";
   if (fasta_stdin && list_stdin) problems.emplace_back("-f and -l cannot both read stdin");
-  if ((fasta_stdin || list_stdin) &&
-      (o.inputs.empty() || std::find(o.inputs.begin(), o.inputs.end(), "-") != o.inputs.end()))
+  const bool records_stdin = o.mate1.empty() && o.mate2.empty()
+                                 ? o.inputs.empty() || std::find(o.inputs.begin(), o.inputs.end(), "-") != o.inputs.end()
+                                 : o.mate1 == "-" || o.mate2 == "-";
+  if ((fasta_stdin || list_stdin) && records_stdin)
     problems.emplace_back("patterns and records cannot both come from stdin: give the input files");
 }
 
@@ -90,6 +92,21 @@ void check_records(const RunOptions& o, std::vector<std::string>& problems) {
     problems.emplace_back("filter searches as contains (hits with --tag)");
 }
 
+// Paired-end input: two mate files in place of the inputs, or --interleaved inputs; neither
+// with a mode whose records are not reads (--lines) or are matched to patterns one by one.
+void check_mates(const RunOptions& o, std::vector<std::string>& problems) {
+  const bool files = !o.mate1.empty() || !o.mate2.empty();
+  if (files && (o.mate1.empty() || o.mate2.empty()))
+    problems.emplace_back(o.mate1.empty() ? "-2 needs -1: give both mate files" : "-1 needs -2: give both mate files");
+  if (files && !o.inputs.empty())
+    problems.emplace_back("-1/-2 take the place of the inputs: give no other input files");
+  if (o.mate1 == "-" && o.mate2 == "-") problems.emplace_back("-1 and -2 cannot both read stdin");
+  if (files && o.interleaved) problems.emplace_back("--interleaved and -1/-2 cannot be combined");
+  const char* paired = files ? "-1/-2" : o.interleaved ? "--interleaved" : nullptr;
+  if (paired && o.lines) problems.push_back(std::string(paired) + " and --lines cannot be combined");
+  if (paired && o.paired) problems.push_back(std::string(paired) + " and --pattern-per-record cannot be combined");
+}
+
 }  // namespace
 
 std::vector<std::string> validate(const RunOptions& o) {
@@ -100,6 +117,7 @@ std::vector<std::string> validate(const RunOptions& o) {
   for (std::string& problem : validate_all(effective_search(o)))
     problems.push_back(std::move(problem));
   check_patterns(o, problems);
+  check_mates(o, problems);
   check_names(o, problems);
   check_output_name(o, problems);
   check_records(o, problems);

@@ -214,6 +214,16 @@ class FastxReader::File {
     return {mapping_, data_ + pos_};
   }
 
+  // Whether no record is left (blank lines aside): the lock-step reader asks the other mate
+  // file once one has ended.
+  bool at_end() {
+    skip_blank_lines();
+    return peek() < 0;
+  }
+  // '>' FASTA, '@' FASTQ, 0 before the first record; and the name messages use.
+  int format() const { return format_; }
+  const std::string& display() const { return display_; }
+
   enum class ChunkResult { took, ended, use_next };
   // Moves whole FASTA records, about `target` bytes, into `chunk` unparsed; counts their
   // records and lines so numbering goes on as if they had been parsed. use_next: the next
@@ -867,6 +877,8 @@ FastxReader::FastxReader(std::vector<std::string> paths, ReaderOptions options)
   // Our InputError names the file and record; htslib's own log lines would only repeat it.
   hts_set_log_level(HTS_LOG_OFF);
   if (paths_.empty()) paths_.push_back("-");
+  if (options_.mates == MateLayout::two_files && paths_.size() != 2)
+    throw std::invalid_argument("FastxReader: two mate files, not " + std::to_string(paths_.size()));
   // Fail before any output is produced if an input cannot be opened at all.
   for (auto& p : paths_) {
     if (p.empty()) p = "-";
@@ -881,6 +893,7 @@ FastxReader::FastxReader(std::vector<std::string> paths, ReaderOptions options)
 }
 
 std::size_t FastxReader::input_of(std::uint64_t index) const {
+  if (options_.mates == MateLayout::two_files) return static_cast<std::size_t>(index % 2);
   // The last input that starts at or before the record (an empty input shares its start
   // with the next one, which then holds the record). Inputs are few.
   std::size_t input = 0;
@@ -910,17 +923,27 @@ bool FastxReader::open_next_file() {
 }
 
 bool FastxReader::next(RecordBatch& batch, std::uint64_t limit) {
+  if (options_.mates == MateLayout::two_files) return next_of_two_files(batch);
+  const bool interleaved = options_.mates == MateLayout::interleaved;
+  if (interleaved) limit = kWhole;
   for (;;) {
     if (!file_ && !open_next_file()) return false;
     if (file_->next(batch, limit)) {
       ++records_;
+      if (interleaved) check_mate(batch);
       return true;
     }
+    // (Earlier inputs held whole pairs, so an odd total is this input's.)
+    if (interleaved && records_ % 2 == 1)
+      throw InputError(file_->display() + ": an odd number of records (" +
+                       std::to_string(records_ - first_record_of(next_path_ - 1)) +
+                       "): interleaved mates come in pairs, mate 1 then mate 2");
     file_.reset();
   }
 }
 
 bool FastxReader::next_chunk(FastaChunk& chunk, std::uint64_t target_bytes) {
+  if (options_.mates != MateLayout::none) return false;  // pairs come from next()
   if (sequence_open()) throw std::logic_error("FastxReader: a record's sequence is still open");
   for (;;) {
     if (!file_ && !open_next_file()) return false;
@@ -932,6 +955,79 @@ bool FastxReader::next_chunk(FastaChunk& chunk, std::uint64_t target_bytes) {
       case File::ChunkResult::use_next: return false;
     }
   }
+}
+
+// Mate 1 from the first file, mate 2 from the second, by turns; both are open at once.
+bool FastxReader::next_of_two_files(RecordBatch& batch) {
+  if (mates_done_) return false;
+  if (!file_) {
+    file_ = std::make_unique<File>(paths_[0], options_);
+    mate_file_ = std::make_unique<File>(paths_[1], options_);
+    first_record_[0].store(0, std::memory_order_release);
+    first_record_[1].store(1, std::memory_order_release);
+  }
+  const bool second = records_ % 2 == 1;
+  if (!(second ? *mate_file_ : *file_).next(batch, kWhole)) {
+    if (second || !mate_file_->at_end()) fail_unequal_mates(!second);
+    file_.reset();
+    mate_file_.reset();
+    mates_done_ = true;
+    return false;
+  }
+  ++records_;
+  if (records_ == 2 && file_->format() != mate_file_->format())
+    throw InputError(pair_source() + ": " + file_->display() + " is " + (file_->format() == '>' ? "FASTA" : "FASTQ") +
+                     " but " + mate_file_->display() + " is " + (mate_file_->format() == '>' ? "FASTA" : "FASTQ") +
+                     ": the two mate files must be one format");
+  check_mate(batch);
+  return true;
+}
+
+namespace {
+
+// A mate's name as pairs compare it: up to the first whitespace (a --full-header name has a
+// comment), without a trailing /1 or /2.
+std::string_view pair_name(std::string_view name) {
+  std::size_t cut = 0;
+  while (cut < name.size() && name[cut] != ' ' && name[cut] != '\t' && name[cut] != '\r') ++cut;
+  name = name.substr(0, cut);
+  if (name.size() >= 2 && name[name.size() - 2] == '/' && (name.back() == '1' || name.back() == '2'))
+    name.remove_suffix(2);
+  return name;
+}
+
+}  // namespace
+
+// The batch's last record is the mate just read (records_ of them so far): a mate 1's name
+// is kept, a mate 2's must agree with it.
+void FastxReader::check_mate(const RecordBatch& batch) {
+  const std::string_view name = pair_name(batch.name(batch.size() - 1));
+  if (records_ % 2 == 1) {
+    mate1_name_.assign(name);
+    return;
+  }
+  if (name == mate1_name_) return;
+  // Counted in the file (an interleaved one) or in both files, from 1.
+  const bool interleaved = options_.mates == MateLayout::interleaved;
+  const std::uint64_t mates = records_ - (interleaved ? first_record_of(next_path_ - 1) : 0);
+  std::string where = pair_source() + ": pair " + std::to_string(mates / 2);
+  if (interleaved) where += " (records " + std::to_string(mates - 1) + " and " + std::to_string(mates) + ")";
+  throw InputError(where + ": mate names differ: '" + mate1_name_ + "' and '" + std::string(name) +
+                   "' (names must agree without a comment and a trailing /1 or /2)");
+}
+
+// One mate file ended before the other: `first_ended` says which.
+void FastxReader::fail_unequal_mates(bool first_ended) const {
+  const File& ended = first_ended ? *file_ : *mate_file_;
+  const File& longer = first_ended ? *mate_file_ : *file_;
+  throw InputError(pair_source() + ": " + ended.display() + " ends after " + std::to_string(records_ / 2) +
+                   " records but " + longer.display() + " has more: the mate files must hold the same number");
+}
+
+// The files a pair comes from, for messages.
+std::string FastxReader::pair_source() const {
+  if (options_.mates == MateLayout::two_files) return file_->display() + " and " + mate_file_->display();
+  return file_->display();
 }
 
 void FastxReader::parse_chunk(const FastaChunk& chunk, RecordBatch& batch) {

@@ -18,6 +18,7 @@ bool TaskSource::next(Task& t) {
 // where it is longer than that.
 bool TaskSource::next_records(Task& t) {
   const std::uint64_t task_bases = sizer_.bases();
+  if (reader_.mates() != MateLayout::none) return next_pairs(t, task_bases);
   // FASTA records are only cut out here and parsed by a worker, so reading keeps up with
   // many threads.
   if (reader_.next_chunk(t.chunk, task_bases)) {
@@ -41,6 +42,18 @@ bool TaskSource::next_records(Task& t) {
   if (!took_long) next_record_ = t.records.first_record + t.records.size();
   t.input_mark = took_long ? mark_in_long_record(0) : reader_.mark();
   return t.records.size() > 0;
+}
+
+// Paired input: whole pairs of whole mates (a later step may decide per pair within one
+// batch), so a batch ends after a mate 2 and a long mate only makes a bigger batch.
+bool TaskSource::next_pairs(Task& t, std::uint64_t task_bases) {
+  RecordBatch& rb = t.records;
+  rb.first_record = next_record_;
+  while ((rb.bases() < task_bases || rb.size() % 2 == 1) && reader_.next(rb, FastxReader::kWhole)) {
+  }
+  next_record_ += rb.size();
+  t.input_mark = reader_.mark();
+  return rb.size() > 0;
 }
 
 // Moves the last record of the batch out into long_ (no copy when it is alone).

@@ -214,6 +214,10 @@ class Writer {
  private:
   // The batch's records and bases by input (a batch of small files can hold several).
   void count_inputs(const RecordBatch& rb) {
+    if (reader_.mates() == MateLayout::two_files) {
+      count_mate_files(rb);
+      return;
+    }
     for (std::size_t r = 0; r < rb.size();) {
       const std::size_t input = reader_.input_of(rb.first_record + r);
       const std::uint64_t next_first = reader_.first_record_of(input + 1);  // > the record's index
@@ -221,6 +225,15 @@ class Writer {
       RunStats& in = report_->inputs[input];
       in.records += end - r;
       for (; r < end; ++r) in.bases += rb.seq_spans[r].length;
+    }
+  }
+
+  // Two mate files take turns (FastxReader::input_of), so each record is counted alone.
+  void count_mate_files(const RecordBatch& rb) {
+    for (std::size_t r = 0; r < rb.size(); ++r) {
+      RunStats& in = report_->inputs[reader_.input_of(rb.first_record + r)];
+      in.records += 1;
+      in.bases += rb.seq_spans[r].length;
     }
   }
 

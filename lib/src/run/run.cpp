@@ -58,6 +58,13 @@ class Output {
   std::unique_ptr<GzipByteSink> gzip_;
 };
 
+// The rows' shape: the command's, with a mate column for paired input.
+ResultShape row_shape(const RunOptions& options) {
+  ResultShape shape = options.shape;
+  shape.mate = !options.mate1.empty() || options.interleaved;
+  return shape;
+}
+
 bool ends_in_gz(const std::string& path) { return path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0; }
 
 // The run's output files (filter's second one too) and the sink that writes them.
@@ -70,7 +77,7 @@ class Outputs {
     if (format_ != OutputFormat::records) {
       const ParquetOptions parquet =
           format_ == OutputFormat::parquet ? parquet_options(options) : ParquetOptions{};
-      sink_ = make_result_sink(format_, main_.bytes(), patterns, search.alphabet, options.shape,
+      sink_ = make_result_sink(format_, main_.bytes(), patterns, search.alphabet, row_shape(options),
                                hit_columns(options.columns), parquet);
       return;
     }
@@ -152,6 +159,23 @@ void add_details(RunStart& start, const RunOptions& options, const SearchOptions
   start.load_seconds = load_seconds;
 }
 
+// The reader's inputs: the two mate files of -1/-2, else the inputs.
+std::vector<std::string> reader_inputs(const RunOptions& options) {
+  if (!options.mate1.empty()) return {options.mate1, options.mate2};
+  return options.inputs;
+}
+
+// BGZF input is decompressed on htslib's own thread pool (plain gzip cannot be split and
+// stays on the reader thread).
+ReaderOptions reader_options(const RunOptions& options, int threads) {
+  ReaderOptions ro{options.full_header, threads > 1 ? std::min(threads, 8) : 0, true, options.lines,
+                   options.records.on};
+  ro.mates = !options.mate1.empty() ? MateLayout::two_files
+             : options.interleaved  ? MateLayout::interleaved
+                                    : MateLayout::none;
+  return ro;
+}
+
 }  // namespace
 
 RunSummary run(const RunOptions& options, RunObserver& observer) {
@@ -179,11 +203,7 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   observer.started(start);
 
   // The reader first: a missing input fails before any output file is created.
-  // BGZF input is decompressed on htslib's own thread pool (plain gzip cannot be split and
-  // stays on the reader thread).
-  FastxReader reader(options.inputs,
-                     ReaderOptions{options.full_header, threads > 1 ? std::min(threads, 8) : 0, true, options.lines,
-                                   options.records.on});
+  FastxReader reader(reader_inputs(options), reader_options(options, threads));
   Outputs out(options, patterns, search, observer);
 
   const auto t0 = std::chrono::steady_clock::now();

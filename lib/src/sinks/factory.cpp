@@ -35,15 +35,17 @@ std::unique_ptr<ResultSink> make_result_sink(OutputFormat format, ByteSink& out,
                                              const AlphabetSpec& alphabet,
                                              const ResultShape& shape, const HitColumns& columns,
                                              const ParquetOptions& parquet) {
+  HitColumns hit = columns;
+  hit.mate = shape.mate;
   if (format == OutputFormat::parquet) {
     switch (shape.command) {
-      case Command::hits: return make_parquet_hits_sink(out, patterns, alphabet, columns, parquet);
+      case Command::hits: return make_parquet_hits_sink(out, patterns, alphabet, hit, parquet);
       case Command::count: return make_parquet_count_sink(out, patterns, shape, parquet);
       case Command::contains: return make_parquet_contains_sink(out, patterns, shape, parquet);
     }
   } else {
     switch (shape.command) {
-      case Command::hits: return make_tsv_hits_sink(out, patterns, alphabet, columns);
+      case Command::hits: return make_tsv_hits_sink(out, patterns, alphabet, hit);
       case Command::count: return make_tsv_count_sink(out, patterns, shape);
       case Command::contains: return make_tsv_contains_sink(out, patterns, shape);
     }

@@ -9,11 +9,21 @@ std::vector<Column> columns_of(std::initializer_list<Field> fields) {
   return out;
 }
 
+// `fields` with a mate column after text_id where `mate`.
+std::vector<Column> columns_of(std::initializer_list<Field> fields, bool mate) {
+  std::vector<Column> out;
+  for (Field f : fields) {
+    out.push_back(column(f));
+    if (mate && f == Field::text_id) out.push_back(column(Field::mate));
+  }
+  return out;
+}
+
 }  // namespace
 
 RowModel RowModel::hits(const PatternSet& patterns, const AlphabetSpec& alphabet, HitColumns columns) {
   std::vector<Column> cols =
-      columns_of({Field::pat_id, Field::text_id, Field::cost, Field::strand, Field::start, Field::end});
+      columns_of({Field::pat_id, Field::text_id, Field::cost, Field::strand, Field::start, Field::end}, columns.mate);
   if (columns.region) cols.push_back(column(Field::match_region));
   if (columns.cigar) cols.push_back(column(Field::cigar));
   for (ExtraColumn c : columns.extra) {
@@ -27,19 +37,25 @@ RowModel RowModel::hits(const PatternSet& patterns, const AlphabetSpec& alphabet
   RowModel model(patterns, Source::hits, std::move(cols));
   model.hit_columns_ = std::move(columns);
   model.alphabet_ = alphabet;
+  model.mate_ = model.hit_columns_.mate;
   return model;
 }
 
 RowModel RowModel::count(const PatternSet& patterns, const ResultShape& shape) {
   if (shape.per_pattern_totals)
     return {patterns, Source::pattern_totals, columns_of({Field::pat_id, Field::count, Field::records})};
-  return {patterns, Source::pair_counts, columns_of({Field::pat_id, Field::text_id, Field::count})};
+  RowModel model(patterns, Source::pair_counts, columns_of({Field::pat_id, Field::text_id, Field::count}, shape.mate));
+  model.mate_ = shape.mate;
+  return model;
 }
 
 RowModel RowModel::contains(const PatternSet& patterns, const ResultShape& shape) {
-  if (shape.per_pair)
-    return {patterns, Source::pair_flags, columns_of({Field::pat_id, Field::text_id, Field::contains})};
-  return {patterns, Source::record_flags, columns_of({Field::text_id, Field::contains})};
+  RowModel model = shape.per_pair
+                       ? RowModel(patterns, Source::pair_flags,
+                                  columns_of({Field::pat_id, Field::text_id, Field::contains}, shape.mate))
+                       : RowModel(patterns, Source::record_flags, columns_of({Field::text_id, Field::contains}, shape.mate));
+  model.mate_ = shape.mate;
+  return model;
 }
 
 }  // namespace trawl::rows

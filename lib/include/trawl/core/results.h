@@ -16,6 +16,9 @@ struct ResultShape {
   bool zeros = false;               // count: also pairs with 0 hits
   bool per_pattern_totals = false;  // count --by pattern: one row per pattern
   bool per_pair = false;            // contains --by pair: one row per (pattern, record)
+  // Paired input: rows of a record have a `mate` column (1 or 2) after text_id; the pattern
+  // totals of count --by pattern have none.
+  bool mate = false;
 };
 
 // Number of reported hits of one (pattern, record) pair.

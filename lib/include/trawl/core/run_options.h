@@ -43,6 +43,10 @@ struct RunOptions {
   ResultShape shape;  // command and its row shape
   PatternSources patterns;
   std::vector<std::string> inputs;  // FASTA/FASTQ files; empty or "-" = stdin
+  // Paired-end input: two mate files read in lock-step (-1/-2, then no `inputs`), or mates
+  // alternating in `inputs` (--interleaved). Rows then have a mate column.
+  std::string mate1, mate2;
+  bool interleaved = false;
 
   // What to search for. max_n_frac is taken from `search` only where max_n_frac_given;
   // otherwise the default of docs/semantics.md §8 applies. The selection comes from

@@ -17,6 +17,15 @@
 
 namespace trawl {
 
+// How the mates of paired-end reads arrive. In both paired layouts the records come out
+// interleaved: record 2i is mate 1 of pair i, record 2i + 1 its mate 2, whose names agree
+// once a comment and a trailing /1 or /2 are taken off.
+enum class MateLayout : std::uint8_t {
+  none,         // single records
+  two_files,    // the two inputs (exactly two) are read in lock-step, mate 1 from the first
+  interleaved,  // mates alternate in the inputs; each input holds whole pairs
+};
+
 struct ReaderOptions {
   bool full_header = false;  // text_id = whole header line instead of the name up to whitespace
   int decompress_threads = 0;  // htslib threads for BGZF input (0 = none)
@@ -29,6 +38,8 @@ struct ReaderOptions {
   // Each record's header line and quality are kept too (RecordBatch::header, qual), for a
   // run that writes records back out.
   bool keep_records = false;
+  // Paired-end input (see MateLayout).
+  MateLayout mates = MateLayout::none;
 };
 
 // Whole FASTA records as raw bytes, for parsing away from the reader (FastxReader::
@@ -62,7 +73,8 @@ struct FastaChunk {
 
 class FastxReader {
  public:
-  // An empty list means stdin. Files are opened one at a time, in order.
+  // An empty list means stdin. Files are opened one at a time, in order (both at once with
+  // MateLayout::two_files, which needs exactly two).
   FastxReader(std::vector<std::string> paths, ReaderOptions options);
   ~FastxReader();
   FastxReader(const FastxReader&) = delete;
@@ -76,7 +88,13 @@ class FastxReader {
   // bytes: a longer one stays open (sequence_open()), what was read of it is the batch's last
   // sequence, and the rest comes from read_sequence(); no other call may come before it ends.
   static constexpr std::uint64_t kWhole = ~std::uint64_t{0};
+  // With paired input (ReaderOptions::mates) every record is read whole, whatever `limit`,
+  // and mates are checked as they come: names that disagree, unequal mate counts (an
+  // interleaved input with an odd number of records), or FASTA mates of FASTQ ones are an
+  // InputError naming the files and the pair.
   bool next(RecordBatch& batch, std::uint64_t limit = kWhole);
+  // How mates arrive (ReaderOptions::mates); records are mates of pairs unless none.
+  MateLayout mates() const { return options_.mates; }
   // Whether the last record's sequence is still open (see next).
   bool sequence_open() const;
   // Joins up to `room` more bytes of the open sequence into `dst` (its lines without line
@@ -89,7 +107,8 @@ class FastxReader {
   // Moves the next whole FASTA records, about `target_bytes` of input, into `chunk` without
   // parsing them (the cheap part of reading, so the parse can run on another thread).
   // Returns false where the next record must come from next() instead: FASTQ, a first
-  // record that is not FASTA, a record longer than target_bytes, or the end of all inputs.
+  // record that is not FASTA, a record longer than target_bytes, paired input, or the end of
+  // all inputs.
   bool next_chunk(FastaChunk& chunk, std::uint64_t target_bytes);
   // Appends the chunk's records to `batch` exactly as next() would have read them, or
   // throws the InputError next() would have thrown. Names and one-line sequences are views
@@ -108,7 +127,9 @@ class FastxReader {
   std::uint64_t records_read() const { return records_; }
   // The inputs, in order ("-": stdin), and which one record `index` (0-based, over all
   // inputs) came from. Safe from another thread for any record handed out before (the
-  // pipeline's output stage counts records per input with it).
+  // pipeline's output stage counts records per input with it). With two mate files the
+  // first holds the even indexes and the second the odd ones, so an input's records are not
+  // one range there and first_record_of does not bound them.
   const std::vector<std::string>& inputs() const { return paths_; }
   std::size_t input_of(std::uint64_t index) const;
   // The index of input i's first record; the maximum for one not opened yet or past the last.
@@ -140,6 +161,10 @@ class FastxReader {
  private:
   class File;
   bool open_next_file();
+  bool next_of_two_files(RecordBatch& batch);
+  void check_mate(const RecordBatch& batch);
+  [[noreturn]] void fail_unequal_mates(bool first_ended) const;
+  std::string pair_source() const;
 
   std::vector<std::string> paths_;
   ReaderOptions options_;
@@ -147,6 +172,9 @@ class FastxReader {
   // The index of each input's first record, set as it is opened (none yet: the maximum).
   std::unique_ptr<std::atomic<std::uint64_t>[]> first_record_;
   std::unique_ptr<File> file_;
+  std::unique_ptr<File> mate_file_;  // MateLayout::two_files: the second input (file_ the first)
+  bool mates_done_ = false;          // both mate files ended together
+  std::string mate1_name_;           // the last mate 1's name, without comment and /1
   std::uint64_t records_ = 0;
   LineEndFinder line_end_finder_;
   LineIndexer line_indexer_;

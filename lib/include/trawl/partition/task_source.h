@@ -76,6 +76,7 @@ class TaskSource {
 
  private:
   bool next_records(Task& t);
+  bool next_pairs(Task& t, std::uint64_t task_bases);
   void take_long_record(RecordBatch& rb);
   InputMark mark_in_long_record(std::uint64_t offset) const;
   std::shared_ptr<TextBlock> make_block(std::uint64_t capacity);

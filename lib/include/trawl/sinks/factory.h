@@ -17,8 +17,8 @@ HitColumns hit_columns(const ColumnChoice& choice);
 ParquetOptions parquet_options(const RunOptions& options);
 
 // A sink writing `shape`'s rows for `patterns` into `out` as `format` (tsv_gz writes TSV:
-// compressing is `out`'s business). `columns` matter to hits only, `parquet` to Parquet
-// only. The sink keeps references to `out` and `patterns`.
+// compressing is `out`'s business). `columns` matter to hits only (shape.mate adds its mate
+// column), `parquet` to Parquet only. The sink keeps references to `out` and `patterns`.
 std::unique_ptr<ResultSink> make_result_sink(OutputFormat format, ByteSink& out,
                                              const PatternSet& patterns,
                                              const AlphabetSpec& alphabet,

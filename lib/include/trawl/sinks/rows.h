@@ -37,6 +37,7 @@ struct HitColumns {
   bool region = true;  // match_region
   bool cigar = true;
   bool sam = false;    // '-' rows: region and CIGAR in text direction
+  bool mate = false;   // a mate column after text_id (paired input)
   std::vector<ExtraColumn> extra;  // appended after the standard columns, in this order
 };
 
@@ -48,7 +49,7 @@ enum class Kind : std::uint8_t { string, int32, int64, boolean };
 // A column's identity and the source of its value.
 enum class Field : std::uint8_t {
   pat_id, text_id, cost, strand, start, end, match_region, cigar,
-  pattern_start, pattern_end, pat_idx, text_idx, count, records, contains
+  pattern_start, pattern_end, pat_idx, text_idx, count, records, contains, mate
 };
 
 struct Column {
@@ -75,6 +76,7 @@ constexpr Column column(Field f) {
     case Field::count: return {f, "count", Kind::int64};
     case Field::records: return {f, "records", Kind::int64};
     case Field::contains: return {f, "contains", Kind::boolean};
+    case Field::mate: return {f, "mate", Kind::int32};
   }
   return {f, "", Kind::string};
 }
@@ -142,12 +144,13 @@ class PatternTotals {
 // The rows of one command with its options. Immutable after construction; thread safe.
 class RowModel {
  public:
-  // `hits`: pat_id text_id cost strand start end [match_region] [cigar] [extras...].
+  // `hits`: pat_id text_id [mate] cost strand start end [match_region] [cigar] [extras...].
   static RowModel hits(const PatternSet& patterns, const AlphabetSpec& alphabet, HitColumns columns);
-  // `count`: pat_id text_id count per pair, or with shape.per_pattern_totals
-  // pat_id count records per pattern (totals() rows, made at the end).
+  // `count`: pat_id text_id [mate] count per pair, or with shape.per_pattern_totals
+  // pat_id count records per pattern (totals() rows, made at the end; never a mate).
   static RowModel count(const PatternSet& patterns, const ResultShape& shape);
-  // `contains`: text_id contains per record, or with shape.per_pair pat_id text_id contains.
+  // `contains`: text_id [mate] contains per record, or with shape.per_pair
+  // pat_id text_id [mate] contains. [mate]: where shape.mate.
   static RowModel contains(const PatternSet& patterns, const ResultShape& shape);
 
   const std::vector<Column>& columns() const { return columns_; }
@@ -176,7 +179,16 @@ class RowModel {
   [[gnu::always_inline]] inline void hit_row(const RecordBatch& batch, const HitList& hits, const Hit& h,
                                              Out& out) const;
   bool default_hit_columns() const {
-    return hit_columns_.region && hit_columns_.cigar && !hit_columns_.sam && hit_columns_.extra.empty();
+    return hit_columns_.region && hit_columns_.cigar && !hit_columns_.sam && !hit_columns_.mate &&
+           hit_columns_.extra.empty();
+  }
+  // The mate column of record `text_idx` at `col`, where the rows have one (paired input
+  // is interleaved: even records are mate 1); returns the next column.
+  template <class Out>
+  [[gnu::always_inline]] std::size_t mate_field(std::size_t col, std::uint64_t text_idx, Out& out) const {
+    if (!mate_) return col;
+    out.template field<Field::mate>(col, static_cast<std::int32_t>(text_idx % 2 + 1));
+    return col + 1;
   }
 
   const PatternSet* patterns_;
@@ -184,6 +196,7 @@ class RowModel {
   std::vector<Column> columns_;
   HitColumns hit_columns_;
   AlphabetSpec alphabet_{};
+  bool mate_ = false;  // rows have a mate column after text_id
 };
 
 template <bool kDefault, class Out>
@@ -195,11 +208,12 @@ void RowModel::hit_row(const RecordBatch& batch, const HitList& hits, const Hit&
   if constexpr (requires { out.hit_row_sizes(std::size_t{}, std::size_t{}); })
     out.hit_row_sizes(h.end - h.start, h.cigar_count);
   out.pair(0, PairIds{{patterns_, h.pattern_idx}, {&batch, h.text_idx}, true});
-  out.template field<Field::cost>(2, h.cost);
-  out.template field<Field::strand>(3, h.strand);
-  out.template field<Field::start>(4, h.start);
-  out.template field<Field::end>(5, h.end);
-  std::size_t col = 6;
+  // (kDefault rows have no mate column, so their column numbers stay constants.)
+  std::size_t col = kDefault ? 2 : mate_field(2, h.text_idx, out);
+  out.template field<Field::cost>(col++, h.cost);
+  out.template field<Field::strand>(col++, h.strand);
+  out.template field<Field::start>(col++, h.start);
+  out.template field<Field::end>(col++, h.end);
   // A '-' hit reads in pattern direction (docs/semantics.md §4) unless --sam asks otherwise.
   const bool rc = h.strand == Strand::rc;
   const bool sam = !kDefault && hit_columns_.sam;
@@ -238,10 +252,11 @@ void RowModel::batch_rows(const RecordBatch& batch, const BatchResults& results,
       for (const PairCount& pc : results.pair_counts) {
         out.begin_row();
         out.pair(0, PairIds{{patterns_, pc.pattern_idx}, {&batch, pc.text_idx}, false});
+        const std::size_t col = mate_field(2, pc.text_idx, out);
         if (source_ == Source::pair_counts)
-          out.template field<Field::count>(2, std::uint64_t{pc.count});
+          out.template field<Field::count>(col, std::uint64_t{pc.count});
         else
-          out.template field<Field::contains>(2, pc.count > 0);
+          out.template field<Field::contains>(col, pc.count > 0);
         out.end_row();
       }
       break;
@@ -250,7 +265,7 @@ void RowModel::batch_rows(const RecordBatch& batch, const BatchResults& results,
       for (std::size_t r = 0; r < results.contains.size(); ++r) {
         out.begin_row();
         out.template field<Field::text_id>(0, RecordId{&batch, batch.first_record + r});
-        out.template field<Field::contains>(1, results.contains[r] != 0);
+        out.template field<Field::contains>(mate_field(1, batch.first_record + r, out), results.contains[r] != 0);
         out.end_row();
       }
       break;
