@@ -3,14 +3,8 @@
 namespace trawl::rows {
 namespace {
 
-std::vector<Column> columns_of(std::initializer_list<Field> fields) {
-  std::vector<Column> out;
-  for (Field f : fields) out.push_back(column(f));
-  return out;
-}
-
 // `fields` with a mate column after text_id where `mate`.
-std::vector<Column> columns_of(std::initializer_list<Field> fields, bool mate) {
+std::vector<Column> columns_of(std::initializer_list<Field> fields, bool mate = false) {
   std::vector<Column> out;
   for (Field f : fields) {
     out.push_back(column(f));

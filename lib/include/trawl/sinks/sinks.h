@@ -52,7 +52,8 @@ class ResultSink {
 
 // HitColumns and ExtraColumn (the user's choice of `hits` columns) are in rows.h.
 
-// `hits` TSV with the Sassy header: pat_id text_id cost strand start end match_region cigar.
+// `hits` TSV with the Sassy header: pat_id text_id cost strand start end match_region cigar
+// (with columns.mate a mate column after text_id).
 std::unique_ptr<ResultSink> make_tsv_hits_sink(ByteSink& out, const PatternSet& patterns,
                                                const AlphabetSpec& alphabet, HitColumns columns);
 
