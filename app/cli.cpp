@@ -172,6 +172,13 @@ void add_record_options(CLI::App& cmd, RunOptions& c) {
   cmd.add_option("--format", c.records.format,
                  "fasta or fastq (default: each record as read; FASTQ can become FASTA, not the reverse)")
       ->check(CLI::IsMember({"fasta", "fastq"}));
+  cmd.add_option("--pair-match", c.records.pair_match,
+                 "Paired input: a pair matches when any (default), both, the first or the second "
+                 "mate has a hit; both mates go to the same side")
+      ->check(CLI::IsMember({"any", "both", "first", "second"}));
+  cmd.add_option("--output2", c.records.output2,
+                 "Paired input: mate 2's file (mate 1's is -o); without it the mates go to -o interleaved");
+  cmd.add_option("--unmatched2", c.records.unmatched2, "Paired input with --output2: mate 2's --unmatched file");
   cmd.add_flag("--tag", c.records.tag,
                "Append ' trawl:pat=ID,cost=C,strand=S,start=X,end=Y' (the record's best hit) to "
                "each matched record's header");

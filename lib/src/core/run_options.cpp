@@ -84,8 +84,22 @@ bool is_stdout(const std::string& path) { return path.empty() || path == "-"; }
 void check_records(const RunOptions& o, std::vector<std::string>& problems) {
   const RecordChoice& r = o.records;
   if (!r.on) return;
-  if (!r.unmatched.empty() && (r.unmatched == o.output || (is_stdout(r.unmatched) && is_stdout(o.output))))
-    problems.emplace_back("--unmatched " + r.unmatched + ": the same place as -o; give another file");
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"-o", &o.output}, {"--unmatched", &r.unmatched}, {"--output2", &r.output2}, {"--unmatched2", &r.unmatched2}};
+  for (std::size_t i = 1; i < 4; ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (!outputs[i].second->empty() && (*outputs[i].second == *outputs[j].second ||
+                                          (is_stdout(*outputs[i].second) && is_stdout(*outputs[j].second))))
+        problems.push_back(std::string(outputs[i].first) + " " + *outputs[i].second + ": the same place as " +
+                           outputs[j].first + "; give another file");
+  if (!paired_input(o) && (!r.output2.empty() || !r.unmatched2.empty() || r.pair_match != "any"))
+    problems.emplace_back("--output2, --unmatched2 and --pair-match need paired input (-1/-2 or --interleaved)");
+  if (!r.unmatched2.empty() && (r.output2.empty() || r.unmatched.empty()))
+    problems.emplace_back("--unmatched2 needs --output2 and --unmatched");
+  if (!r.output2.empty() && !r.unmatched.empty() && r.unmatched2.empty())
+    problems.emplace_back("with --output2, --unmatched needs --unmatched2 for the mates 2");
+  if (!one_of(r.pair_match, {"any", "both", "first", "second"}))
+    problems.emplace_back("--pair-match " + r.pair_match + ": give any, both, first or second");
   if (o.lines && !r.format.empty())
     problems.emplace_back("--format " + r.format + " with --lines: lines are written as read");
   if (o.shape.command != (r.tag ? Command::hits : Command::contains) || o.shape.per_pair)

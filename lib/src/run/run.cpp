@@ -61,49 +61,68 @@ class Output {
 // The rows' shape: the command's, with a mate column for paired input.
 ResultShape row_shape(const RunOptions& options) {
   ResultShape shape = options.shape;
-  shape.mate = !options.mate1.empty() || options.interleaved;
+  shape.mate = paired_input(options);
   return shape;
 }
 
 bool ends_in_gz(const std::string& path) { return path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0; }
 
-// The run's output files (filter's second one too) and the sink that writes them.
+PairMatch pair_match(const RunOptions& options) {
+  const std::string& rule = options.records.pair_match;
+  if (!paired_input(options)) return PairMatch::none;
+  return rule == "both" ? PairMatch::both : rule == "first" ? PairMatch::first : rule == "second" ? PairMatch::second : PairMatch::any;
+}
+
+// The run's output files (filter's others too) and the sink that writes them.
 class Outputs {
  public:
   Outputs(const RunOptions& options, const PatternSet& patterns, const SearchOptions& search,
           RunObserver& observer)
       : format_(output_format(options)),
         main_(options.output, format_ == OutputFormat::tsv_gz, observer) {
-    if (format_ != OutputFormat::records) {
-      const ParquetOptions parquet =
-          format_ == OutputFormat::parquet ? parquet_options(options) : ParquetOptions{};
-      sink_ = make_result_sink(format_, main_.bytes(), patterns, search.alphabet, row_shape(options),
-                               hit_columns(options.columns), parquet);
+    if (format_ == OutputFormat::records) {
+      open_records(options, patterns, observer);
       return;
     }
-    const RecordChoice& r = options.records;
-    if (!r.unmatched.empty()) other_.emplace(r.unmatched, false, observer);
-    RecordSinkOptions ro;
-    ro.invert = r.invert;
-    ro.tag = r.tag;
-    ro.format = r.format == "fasta" ? RecordFormat::fasta : r.format == "fastq" ? RecordFormat::fastq : RecordFormat::as_read;
-    ro.bgzf = ends_in_gz(options.output);
-    ro.other_bgzf = ends_in_gz(r.unmatched);
-    auto records = make_record_sink(main_.bytes(), other_ ? &other_->bytes() : nullptr, patterns, ro);
-    records_ = records.get();
-    sink_ = std::move(records);
+    const ParquetOptions parquet =
+        format_ == OutputFormat::parquet ? parquet_options(options) : ParquetOptions{};
+    sink_ = make_result_sink(format_, main_.bytes(), patterns, search.alphabet, row_shape(options),
+                             hit_columns(options.columns), parquet);
   }
   ResultSink& sink() { return *sink_; }
   const RecordSink* records() const { return records_; }
   void commit() {
     main_.commit();
-    if (other_) other_->commit();
+    for (std::optional<Output>& o : more_)
+      if (o) o->commit();
   }
 
  private:
+  void open_records(const RunOptions& options, const PatternSet& patterns, RunObserver& observer) {
+    const RecordChoice& r = options.records;
+    RecordOutputs outputs;
+    outputs.sinks[RecordOutputs::out] = &main_.bytes();
+    outputs.bgzf[RecordOutputs::out] = ends_in_gz(options.output);
+    const std::string* paths[3] = {&r.unmatched, &r.output2, &r.unmatched2};
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (paths[i]->empty()) continue;
+      more_[i].emplace(*paths[i], false, observer);
+      outputs.sinks[i + 1] = &more_[i]->bytes();
+      outputs.bgzf[i + 1] = ends_in_gz(*paths[i]);
+    }
+    RecordSinkOptions ro;
+    ro.invert = r.invert;
+    ro.tag = r.tag;
+    ro.format = r.format == "fasta" ? RecordFormat::fasta : r.format == "fastq" ? RecordFormat::fastq : RecordFormat::as_read;
+    ro.pairs = pair_match(options);
+    auto records = make_record_sink(outputs, patterns, ro);
+    records_ = records.get();
+    sink_ = std::move(records);
+  }
+
   OutputFormat format_;
   Output main_;
-  std::optional<Output> other_;
+  std::optional<Output> more_[3];  // filter: --unmatched, --output2, --unmatched2
   std::unique_ptr<ResultSink> sink_;
   RecordSink* records_ = nullptr;
 };

@@ -1,5 +1,6 @@
 #include "trawl/sinks/record_sink.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <optional>
@@ -34,74 +35,92 @@ void keep_better(std::optional<Hit>& best, const Hit& h) {
   if (!best || better(h, *best)) best = h;
 }
 
+// Whether a pair (or a lone record: `b` false) goes to the matched side.
+bool pair_matches(PairMatch rule, bool a, bool b) {
+  switch (rule) {
+    case PairMatch::both: return a && b;
+    case PairMatch::first: return a;
+    case PairMatch::second: return b;
+    default: return a || b;
+  }
+}
+
 class FastxRecordSink final : public RecordSink {
  public:
-  FastxRecordSink(ByteSink& out, ByteSink* other, const PatternSet& patterns, const RecordSinkOptions& options)
-      : out_(out), other_(other), patterns_(patterns), options_(options) {}
+  FastxRecordSink(const RecordOutputs& outputs, const PatternSet& patterns, const RecordSinkOptions& options)
+      : outputs_(outputs), patterns_(patterns), options_(options) {}
 
   void format(const RecordBatch& batch, const BatchResults& results, FormattedBatch& f) const override {
-    // A long record's rows come in several calls, all on the serial output stage: its best
-    // hit is gathered until the last.
-    if (batch.external_seq.data() != nullptr && options_.tag) {
+    const bool long_record = batch.external_seq.data() != nullptr;
+    // A long record's rows come in several calls, all on the serial output stage (so only
+    // its views touch long_best_): its best hit is gathered until the last.
+    if (long_record && options_.tag)
       for (const Hit& h : results.hits.hits) keep_better(long_best_, h);
-      if (batch.record_continues) return;
-    }
     if (batch.record_continues) return;
-    const bool want_out = !options_.invert;
-    f.matched = write_side(batch, results, want_out, options_.bgzf, f.bytes, f.scratch);
-    if (other_) write_side(batch, results, !want_out, options_.other_bgzf, f.other, f.scratch);
-    if (batch.external_seq.data() != nullptr) long_best_.reset();
+    const std::optional<Hit> carried = long_record ? long_best_ : std::nullopt;
+    if (long_record) long_best_.reset();
+    std::size_t cursor = 0;
+    const std::size_t step = options_.pairs == PairMatch::none ? 1 : 2;
+    const bool split = outputs_.sinks[RecordOutputs::out2] != nullptr;
+    for (std::size_t r = 0; r < batch.size(); r += step) {
+      const std::size_t mates = std::min(step, batch.size() - r);
+      std::optional<Hit> best[2];
+      bool has[2] = {false, false};
+      for (std::size_t j = 0; j < mates; ++j) has[j] = record_hit(batch, results, r + j, carried, cursor, best[j]);
+      const bool matched = pair_matches(options_.pairs, has[0], has[1]);
+      f.matched += matched ? mates : 0;
+      const std::size_t side = matched != options_.invert ? RecordOutputs::out : RecordOutputs::other;
+      for (std::size_t j = 0; j < mates; ++j) {
+        const std::size_t stream = side + (j == 1 && split ? 2 : 0);
+        if (outputs_.sinks[stream]) append_record(batch, r + j, best[j], buffer(f, stream));
+      }
+    }
+    for (std::size_t i = 0; i < 4; ++i)
+      if (outputs_.sinks[i] && outputs_.bgzf[i]) compress(buffer(f, i), f.scratch);
   }
 
   void write(const RecordBatch& batch, const BatchResults&, const FormattedBatch& f) override {
     if (batch.record_continues) return;
-    out_.write(f.bytes.data(), f.bytes.size());
-    if (other_) other_->write(f.other.data(), f.other.size());
+    for (std::size_t i = 0; i < 4; ++i)
+      if (outputs_.sinks[i]) {
+        const FormattedBytes& bytes = i == 0 ? f.bytes : f.more[i - 1];
+        outputs_.sinks[i]->write(bytes.data(), bytes.size());
+      }
     const std::uint64_t sent = options_.invert ? batch.size() - f.matched : f.matched;
     written_ += sent;
     others_ += batch.size() - sent;
   }
 
   void close() override {
-    if (options_.bgzf) write_eof(out_);
-    if (other_ && options_.other_bgzf) write_eof(*other_);
+    const std::string_view eof = bgzf_eof_block();
+    for (std::size_t i = 0; i < 4; ++i)
+      if (outputs_.sinks[i] && outputs_.bgzf[i]) outputs_.sinks[i]->write(eof.data(), eof.size());
   }
 
   std::uint64_t written() const override { return written_; }
   std::uint64_t others() const override { return others_; }
 
  private:
-  static void write_eof(ByteSink& sink) {
-    const std::string_view eof = bgzf_eof_block();
-    sink.write(eof.data(), eof.size());
+  static FormattedBytes& buffer(FormattedBatch& f, std::size_t stream) {
+    return stream == 0 ? f.bytes : f.more[stream - 1];
   }
 
-  // Appends the batch's records that are (`matched`) or are not matched to `dst`, compressed
-  // where asked (through `scratch`); returns how many records are matched.
-  std::uint64_t write_side(const RecordBatch& batch, const BatchResults& results, bool matched,
-                           bool compress, FormattedBytes& dst, FormattedBytes& scratch) const {
-    FormattedBytes& text = compress ? scratch : dst;
-    if (compress) scratch.clear();
-    std::uint64_t hit_records = 0;
-    std::size_t h = 0;
-    // (Only a long record's view reads the carried best: other batches run concurrently.)
-    const std::optional<Hit> carried = batch.external_seq.data() != nullptr ? long_best_ : std::nullopt;
+  void compress(FormattedBytes& text, FormattedBytes& scratch) const {
+    scratch.swap(text);
+    text.clear();
+    bgzf_compress({scratch.data(), scratch.size()}, text, options_.level);
+  }
+
+  // Whether record r has a hit: its contains flag, or with --tag its hits (those of the
+  // batch from `cursor` on, in record order, and a long record's `carried` best), the best
+  // of which goes to `best`.
+  bool record_hit(const RecordBatch& batch, const BatchResults& results, std::size_t r,
+                  const std::optional<Hit>& carried, std::size_t& cursor, std::optional<Hit>& best) const {
+    if (!options_.tag) return r < results.contains.size() && results.contains[r] != 0;
     const std::vector<Hit>& hits = results.hits.hits;
-    for (std::size_t r = 0; r < batch.size(); ++r) {
-      std::optional<Hit> best;
-      bool has_hit;
-      if (options_.tag) {
-        best = carried;
-        for (; h < hits.size() && hits[h].text_idx == batch.first_record + r; ++h) keep_better(best, hits[h]);
-        has_hit = best.has_value();
-      } else {
-        has_hit = r < results.contains.size() && results.contains[r] != 0;
-      }
-      hit_records += has_hit;
-      if (has_hit == matched) append_record(batch, r, has_hit ? best : std::nullopt, text);
-    }
-    if (compress) bgzf_compress({scratch.data(), scratch.size()}, dst, options_.level);
-    return hit_records;
+    best = carried;
+    for (; cursor < hits.size() && hits[cursor].text_idx == batch.first_record + r; ++cursor) keep_better(best, hits[cursor]);
+    return best.has_value();
   }
 
   void append_record(const RecordBatch& batch, std::size_t r, const std::optional<Hit>& tag,
@@ -141,8 +160,7 @@ class FastxRecordSink final : public RecordSink {
     put_number(dst, h.end);
   }
 
-  ByteSink& out_;
-  ByteSink* other_;
+  const RecordOutputs outputs_;
   const PatternSet& patterns_;
   const RecordSinkOptions options_;
   // Touched only for long records, whose rows reach the sink on the serial output stage.
@@ -152,9 +170,9 @@ class FastxRecordSink final : public RecordSink {
 
 }  // namespace
 
-std::unique_ptr<RecordSink> make_record_sink(ByteSink& out, ByteSink* other, const PatternSet& patterns,
+std::unique_ptr<RecordSink> make_record_sink(const RecordOutputs& outputs, const PatternSet& patterns,
                                              const RecordSinkOptions& options) {
-  return std::make_unique<FastxRecordSink>(out, other, patterns, options);
+  return std::make_unique<FastxRecordSink>(outputs, patterns, options);
 }
 
 }  // namespace trawl

@@ -168,3 +168,82 @@ TEST_CASE("filter: matched records = contains, in order, at every option; the tw
           first_output.substr(first_output.find('|') + 1) + "|" + first_output.substr(0, first_output.find('|')));
   }
 }
+
+TEST_CASE("filter: paired input keeps mates together, each pair on the side --pair-match gives it") {
+  std::mt19937_64 rng(31);
+  const char* rules[] = {"any", "both", "first", "second"};
+  for (int iter = 0; iter < 16; ++iter) {
+    CAPTURE(iter);
+    TempDir dir("trawl_filter_pairs");
+    const std::vector<std::string> patterns = {test::random_text(rng, 12 + rng() % 8, "ACGT")};
+    Input mate1 = make_input(rng, true, patterns, "ACGT"), mate2 = make_input(rng, true, patterns, "ACGT");
+    // As many mates 2 as mates 1, named alike (r0 .. rN-1: make_input's names).
+    const std::size_t pairs = std::min(mate1.records.size(), mate2.records.size());
+    auto prefix = [&](const Input& in) {
+      std::string text;
+      for (std::size_t r = 0; r < pairs; ++r) text += in.records[r];
+      return text;
+    };
+    RunOptions o;
+    o.patterns.inline_patterns = patterns;
+    o.mate1 = dir.write("r1.fq", prefix(mate1));
+    o.mate2 = dir.write("r2.fq", prefix(mate2));
+    o.search.alphabet.alphabet = Alphabet::dna;
+    o.search.both_strands = iter % 2 == 0;
+    o.search.k = static_cast<int>(rng() % 3);
+    o.kernel = "scalar";
+    o.threads = 1;
+    // Each mate's flag from contains (rows text_id, mate, contains in record order).
+    RunOptions c = o;
+    c.shape.command = Command::contains;
+    c.output = dir.file("contains.tsv");
+    Quiet cq;
+    run(c, cq);
+    std::istringstream rows(read_file_bytes(c.output));
+    std::string line;
+    std::getline(rows, line);
+    std::vector<bool> flag;
+    while (std::getline(rows, line)) flag.push_back(line.substr(line.rfind('\t') + 1) == "true");
+    REQUIRE(flag.size() == 2 * pairs);
+
+    const std::string rule = rules[iter % 4];
+    o.records.on = true;
+    o.shape.command = Command::contains;
+    o.records.pair_match = rule;
+    o.records.unmatched = dir.file("rest1.fq");
+    o.records.output2 = dir.file("kept2.fq");
+    o.records.unmatched2 = dir.file("rest2.fq.gz");
+    o.output = dir.file("kept1.fq");
+    std::string want[4];
+    for (std::size_t p = 0; p < pairs; ++p) {
+      const bool a = flag[2 * p], b = flag[2 * p + 1];
+      const bool in = rule == "any" ? a || b : rule == "both" ? a && b : rule == "first" ? a : b;
+      want[in ? 0 : 1] += mate1.records[p];
+      want[in ? 2 : 3] += mate2.records[p];
+    }
+    for (const int threads : {1, 2}) {
+      for (const std::uint64_t batch : {std::uint64_t{1} << 20, std::uint64_t{300}}) {
+        o.threads = threads;
+        o.batch_bases = batch;
+        Quiet q;
+        run(o, q);
+        CHECK(read_file_bytes(o.output) == want[0]);
+        CHECK(read_file_bytes(o.records.unmatched) == want[1]);
+        CHECK(read_file_bytes(o.records.output2) == want[2]);
+        CHECK(gunzip(o.records.unmatched2) == want[3]);
+      }
+    }
+    // One output: the mates interleaved.
+    RunOptions one = o;
+    one.records.unmatched = one.records.output2 = one.records.unmatched2 = "";
+    Quiet q;
+    run(one, q);
+    std::string interleaved;
+    for (std::size_t p = 0; p < pairs; ++p) {
+      const bool a = flag[2 * p], b = flag[2 * p + 1];
+      const bool in = rule == "any" ? a || b : rule == "both" ? a && b : rule == "first" ? a : b;
+      if (in) interleaved += mate1.records[p] + mate2.records[p];
+    }
+    CHECK(read_file_bytes(one.output) == interleaved);
+  }
+}

@@ -50,7 +50,9 @@ struct Written {
 Written run_sink(const RecordBatch& batch, const BatchResults& results, const PatternSet& patterns,
                  RecordSinkOptions options) {
   StringSink out, other;
-  auto sink = make_record_sink(out, &other, patterns, options);
+  RecordOutputs outputs;
+  outputs.sinks = {&out, &other, nullptr, nullptr};
+  auto sink = make_record_sink(outputs, patterns, options);
   FormattedBatch f;
   sink->format(batch, results, f);
   sink->write(batch, results, f);
@@ -132,7 +134,9 @@ TEST_CASE("record sink: a long record's views are held until its last; BGZF ends
   StringSink out;
   RecordSinkOptions tag;
   tag.tag = true;
-  auto sink = make_record_sink(out, nullptr, patterns, tag);
+  RecordOutputs outputs;
+  outputs.sinks[RecordOutputs::out] = &out;
+  auto sink = make_record_sink(outputs, patterns, tag);
   BatchResults first, last;
   first.hits.hits = {hit(0, 1, 1, 0)};
   last.hits.hits = {hit(0, 0, 1, 4)};
@@ -149,9 +153,55 @@ TEST_CASE("record sink: a long record's views are held until its last; BGZF ends
   CHECK(sink->written() == 1);
   CHECK(sink->others() == 0);
   StringSink gz;
-  RecordSinkOptions bgzf;
-  bgzf.bgzf = true;
-  auto compressed = make_record_sink(gz, nullptr, patterns, bgzf);
+  RecordOutputs compressed_outputs;
+  compressed_outputs.sinks[RecordOutputs::out] = &gz;
+  compressed_outputs.bgzf[RecordOutputs::out] = true;
+  auto compressed = make_record_sink(compressed_outputs, patterns, {});
   compressed->close();
   CHECK(gz.text == std::string(bgzf_eof_block()));
+}
+
+TEST_CASE("record sink: pairs go together, by --pair-match, to one interleaved output or one per mate") {
+  test::TempDir dir("trawl_record_sink");
+  const RecordBatch batch = read_all(dir.write("in.fa", ">a/1\nAA\n>a/2\nCC\n>b/1\nGG\n>b/2\nTT\n>c/1\nAC\n>c/2\nGT\n"));
+  BatchResults results;
+  results.contains = {1, 0, 1, 1, 0, 1};  // pair a: first only, b: both, c: second only
+  const PatternSet patterns = two_patterns();
+  const std::pair<PairMatch, std::string> rules[] = {
+      {PairMatch::any, "abc"}, {PairMatch::both, "b"}, {PairMatch::first, "ab"}, {PairMatch::second, "bc"}};
+  for (const auto& [rule, kept] : rules) {
+    CAPTURE(kept);
+    StringSink out, other, out2, other2;
+    RecordOutputs split;
+    split.sinks = {&out, &other, &out2, &other2};
+    RecordSinkOptions options;
+    options.pairs = rule;
+    auto sink = make_record_sink(split, patterns, options);
+    FormattedBatch f;
+    sink->format(batch, results, f);
+    sink->write(batch, results, f);
+    std::string want1, want2, rest1, rest2;
+    for (const char pair : std::string("abc")) {
+      const bool in = kept.find(pair) != std::string::npos;
+      const std::size_t at = static_cast<std::size_t>(pair - 'a') * 2;
+      (in ? want1 : rest1) += ">" + std::string(batch.header(at)) + "\n" + std::string(batch.seq(at)) + "\n";
+      (in ? want2 : rest2) += ">" + std::string(batch.header(at + 1)) + "\n" + std::string(batch.seq(at + 1)) + "\n";
+    }
+    CHECK(out.text == want1);
+    CHECK(out2.text == want2);
+    CHECK(other.text == rest1);
+    CHECK(other2.text == rest2);
+    CHECK(sink->written() == 2 * kept.size());
+    CHECK(sink->others() == 6 - 2 * kept.size());
+  }
+  StringSink one;
+  RecordOutputs interleaved;
+  interleaved.sinks[RecordOutputs::out] = &one;
+  RecordSinkOptions both;
+  both.pairs = PairMatch::both;
+  auto sink = make_record_sink(interleaved, patterns, both);
+  FormattedBatch f;
+  sink->format(batch, results, f);
+  sink->write(batch, results, f);
+  CHECK(one.text == ">b/1\nGG\n>b/2\nTT\n");
 }

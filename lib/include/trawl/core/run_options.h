@@ -37,6 +37,10 @@ struct RecordChoice {
   bool tag = false;       // the best hit appended to each written matched header
   std::string unmatched;  // the other records' file ("" = not written)
   std::string format;     // fasta | fastq | "" (each record as read)
+  // Paired input: which mates need a hit (any | both | first | second), and mate 2's files
+  // ("" = mate 2 goes with mate 1, interleaved).
+  std::string pair_match = "any";
+  std::string output2, unmatched2;
 };
 
 struct RunOptions {
@@ -79,6 +83,9 @@ struct RunOptions {
   // The environment as the front end sees it: Parquet is never written to a terminal.
   bool stdout_is_terminal = false;
 };
+
+// Whether the records are pairs of mates (records 2i and 2i + 1): -1/-2 or --interleaved.
+inline bool paired_input(const RunOptions& options) { return !options.mate1.empty() || options.interleaved; }
 
 // Every problem with `options`, one message each (no prefix), in a fixed order; empty when
 // the run may start. Checks the options only: pattern letters, files and the CPU's kernels

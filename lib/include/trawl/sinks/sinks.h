@@ -2,6 +2,7 @@
 // Result sinks: writers of the rows of trawl/sinks/rows.h, as TSV or Parquet. format() runs
 // on worker threads, concurrently for different batches; write() and close() run on one
 // thread, in input order.
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,13 +27,14 @@ using FormattedBytes = UninitializedVector<char>;
 struct FormattedBatch {
   FormattedBytes bytes;
   parquet::RowBatch rows;
-  FormattedBytes other;    // a second output's bytes (filter: the records of the other side)
+  // filter's other outputs: the other side's records, then mate 2's of both sides.
+  std::array<FormattedBytes, 3> more;
   FormattedBytes scratch;  // the sink's own, e.g. the text before it is compressed
-  std::uint64_t matched = 0;  // filter: the batch's records with a hit
+  std::uint64_t matched = 0;  // filter: the batch's records on the matched side
   void clear() {
     bytes.clear();
     rows.clear();
-    other.clear();
+    for (FormattedBytes& m : more) m.clear();
     matched = 0;
   }
 };
