@@ -425,11 +425,12 @@ class FastxReader::File {
       for (int d = peek(); d >= 0 && d != '+'; d = peek()) take_line(batch.seqs);
       if (peek() != '+') fail_here("FASTQ record has no '+' line");
       skip_line();
-      read_quality(header, batch.seqs.size() - seq_off);
-      if (options_.keep_records) {
-        batch.add_kept(RecordBatch::Kind::fastq, {batch.quals.size(), qual_.size()});
-        batch.quals.append(qual_);
-      }
+      // (Read straight into the batch where it keeps qualities: no second copy.)
+      std::string& quals = options_.keep_records ? batch.quals : qual_;
+      if (!options_.keep_records) qual_.clear();
+      const std::size_t qual_off = quals.size();
+      read_quality(header, batch.seqs.size() - seq_off, quals);
+      if (options_.keep_records) batch.add_kept(RecordBatch::Kind::fastq, {qual_off, quals.size() - qual_off});
     }
     const std::uint64_t seq_len = batch.seqs.size() - seq_off;
     if ((format_ == '@' || chunk_has_nul_) && std::memchr(batch.seqs.data() + seq_off, 0, seq_len))
@@ -654,16 +655,17 @@ class FastxReader::File {
   // they are as long, as kseq does) and checks the length. A mismatch names the record, the
   // line its quality starts at and the quality's length as the file has it: a short one
   // would join the next record's lines, so the report stops at a line that starts with '@'.
-  void read_quality(std::string_view name, std::uint64_t seq_len) {
+  // The quality is appended to `dst`.
+  void read_quality(std::string_view name, std::uint64_t seq_len, std::string& dst) {
     const std::uint64_t first_line = line_no_ + 1;
+    const std::size_t start = dst.size();
     std::size_t as_written = std::string::npos;  // the quality before a probable next header
-    qual_.clear();
-    for (bool first = true; qual_.size() < seq_len && peek() >= 0; first = false) {
-      if (!first && as_written == std::string::npos && peek() == '@') as_written = qual_.size();
-      take_line(qual_);
+    for (bool first = true; dst.size() - start < seq_len && peek() >= 0; first = false) {
+      if (!first && as_written == std::string::npos && peek() == '@') as_written = dst.size() - start;
+      take_line(dst);
     }
-    if (qual_.size() == seq_len) return;
-    const std::size_t qual_len = as_written == std::string::npos ? qual_.size() : as_written;
+    if (dst.size() - start == seq_len) return;
+    const std::size_t qual_len = as_written == std::string::npos ? dst.size() - start : as_written;
     throw InputError(display_ + ": record " + std::to_string(record_) + " '" + std::string(name) +
                      "': quality length " + std::to_string(qual_len) + " at line " +
                      std::to_string(first_line) + " differs from sequence length " + std::to_string(seq_len));

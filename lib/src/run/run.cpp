@@ -115,6 +115,7 @@ class Outputs {
     ro.tag = r.tag;
     ro.format = r.format == "fasta" ? RecordFormat::fasta : r.format == "fastq" ? RecordFormat::fastq : RecordFormat::as_read;
     ro.pairs = pair_match(options);
+    ro.level = r.compress_level;
     auto records = make_record_sink(outputs, patterns, ro);
     records_ = records.get();
     sink_ = std::move(records);

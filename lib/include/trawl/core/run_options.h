@@ -41,6 +41,9 @@ struct RecordChoice {
   // ("" = mate 2 goes with mate 1, interleaved).
   std::string pair_match = "any";
   std::string output2, unmatched2;
+  // BGZF level of .gz outputs: 1 (fastest, the default: compressing dominates a filter
+  // run's time, and a higher level saves little on FASTQ) to 12 (smallest).
+  int compress_level = 1;
 };
 
 struct RunOptions {
