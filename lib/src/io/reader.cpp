@@ -168,7 +168,7 @@ class FastxReader::File {
     pos_ = 0;
     end_ = chunk.size;
     eof_ = false;
-    format_ = '>';
+    format_ = chunk.format;
     record_ = chunk.record_base;
     line_no_ = chunk.line_base;
     parsing_chunk_ = true;
@@ -225,47 +225,27 @@ class FastxReader::File {
   const std::string& display() const { return display_; }
 
   enum class ChunkResult { took, ended, use_next };
-  // Moves whole FASTA records, about `target` bytes, into `chunk` unparsed; counts their
-  // records and lines so numbering goes on as if they had been parsed. use_next: the next
-  // record is not FASTA in this sense (FASTQ, or the first record of a file that is not
-  // FASTA: next() says what is wrong) or longer than `target`; it stays for next().
+  // Moves whole records, about `target` bytes, into `chunk` unparsed; counts their records
+  // and lines so numbering goes on as if they had been parsed. FASTA records of any shape;
+  // FASTQ records only of four lines each (next() reads the others). use_next: the next
+  // record is not one a chunk takes (the first record of a file that is neither format, or
+  // one longer than `target`): it stays for next().
   ChunkResult take_chunk(FastaChunk& chunk, std::uint64_t target) {
     if (options_.lines) return ChunkResult::use_next;  // (lines are records of their own)
-    // After a chunk the next byte is a '>' (chunks end before a header line); otherwise look
-    // (in a mapped file that maps a page, which the chunk's own bytes below avoid).
+    // After a FASTA chunk the next byte is a '>' (chunks end before a header line);
+    // otherwise look (in a mapped file that maps a page, which the chunk's own bytes below
+    // avoid).
     if (!at_fasta_header_) {
       skip_blank_lines();
       const int c = peek();
       if (c < 0) return ChunkResult::ended;
-      if (format_ == 0 && c == '>') format_ = '>';
-      if (format_ != '>' || c != '>') return ChunkResult::use_next;
+      if (format_ == 0 && (c == '>' || c == '@')) format_ = c;
+      if (c != format_ || (format_ == '@' && no_fastq_chunks_)) return ChunkResult::use_next;
     }
     at_fasta_header_ = false;
-    auto& bytes = chunk.storage;
-    std::string_view source;
-    bool at_end;
-    if (mapping_) {
-      // A mapped file's chunk is its bytes in the mapping, not a copy: a pread into the
-      // chunk cost more, in time and in system time, than the mapping's page faults
-      // (docs/performance.md); the pages are dropped again behind the output (release()).
-      source = {data_ + pos_, std::min<std::size_t>(end_ - pos_, target)};
-      at_end = pos_ + source.size() == end_;
-      chunk.mapping = mapping_;
-    } else {
-      // No more than `target` from the line buffer, refilled (a MiB a read) as it runs out,
-      // into storage reserved in whole huge pages: a task size that grows step by step would
-      // otherwise move the buffer, and clear fresh pages, at every step.
-      if (bytes.capacity() < target) bytes.reserve(HugePageAllocator<char>::room_for(target));
-      bytes.clear();
-      while (bytes.size() < target && (pos_ < end_ || refill())) {
-        const std::size_t take = std::min<std::size_t>(end_ - pos_, target - bytes.size());
-        bytes.insert(bytes.end(), data_ + pos_, data_ + pos_ + take);
-        pos_ += take;
-      }
-      source = {bytes.data(), bytes.size()};
-      at_end = pos_ == end_ && eof_;
-      chunk.mapping.reset();
-    }
+    bool at_end = false;
+    // A FASTQ base comes with its quality byte: twice the bytes hold about as many bases.
+    const std::string_view source = chunk_source(chunk, format_ == '@' ? 2 * target : target, at_end);
     const char* begin = source.data();
     const std::size_t size = source.size();
     // One pass finds the line ends (kept for the parse) and NUL bytes; chunks of 4 GiB or
@@ -274,24 +254,118 @@ class FastxReader::File {
     if (chunk.indexed)
       chunk.has_nul = line_indexer != nullptr && *line_indexer ? (*line_indexer)(source, chunk.newlines)
                                                                : FastxReader::index_lines(source, chunk.newlines);
-    // Cut before the last header line (records after it may be incomplete), or take all
-    // at the end of the file.
-    std::size_t cut = size;
-    if (!at_end) {
-      cut = 0;
-      for (std::size_t i = size; i > 1;) {
-        const void* gt = memrchr(begin + 1, '>', i - 1);
-        if (!gt) break;
-        i = static_cast<std::size_t>(static_cast<const char*>(gt) - begin);
-        if (begin[i - 1] == '\n') {
-          cut = i;
-          break;
-        }
-      }
+    std::uint64_t fastq_records = 0;
+    const std::size_t cut = format_ == '>' ? fasta_cut(source, at_end) : fastq_cut(chunk, source, at_end, fastq_records);
+    give_back(chunk, size, cut);
+    if (cut == 0) {
+      // A first FASTQ record of another shape: the file is read record by record from here
+      // (looking again at every record would index the same bytes again and again).
+      if (format_ == '@' && size > 0) no_fastq_chunks_ = true;
+      return ChunkResult::use_next;
     }
+    at_fasta_header_ = format_ == '>' && cut < size;
+    chunk.data = begin;
+    chunk.size = cut;
+    chunk.format = static_cast<char>(format_);
+    std::uint64_t records = fastq_records, lines = 4 * fastq_records;
+    if (format_ == '>') count_fasta(chunk, records, lines);
+    else chunk.newlines.resize(std::min<std::size_t>(chunk.newlines.size(), 4 * records));
+    chunk.display = display_shared();
+    chunk.options = options_;
+    chunk.record_base = record_;
+    chunk.line_base = line_no_;
+    chunk.records = records;
+    record_ += records;
+    line_no_ += lines;
+    return ChunkResult::took;
+  }
+
+  // The next bytes for a chunk, about `target` of them: a mapped file's own (not a copy: a
+  // pread into the chunk cost more, in time and in system time, than the mapping's page faults
+  // (docs/performance.md); the pages are dropped again behind the output, release()), or
+  // copies from the line buffer, refilled (a MiB a read) as it runs out, into storage
+  // reserved in whole huge pages: a task size that grows step by step would otherwise move
+  // the buffer, and clear fresh pages, at every step.
+  std::string_view chunk_source(FastaChunk& chunk, std::uint64_t target, bool& at_end) {
+    if (mapping_) {
+      const std::string_view source{data_ + pos_, std::min<std::size_t>(end_ - pos_, target)};
+      at_end = pos_ + source.size() == end_;
+      chunk.mapping = mapping_;
+      return source;
+    }
+    auto& bytes = chunk.storage;
+    if (bytes.capacity() < target) bytes.reserve(HugePageAllocator<char>::room_for(target));
+    bytes.clear();
+    while (bytes.size() < target && (pos_ < end_ || refill())) {
+      const std::size_t take = std::min<std::size_t>(end_ - pos_, target - bytes.size());
+      bytes.insert(bytes.end(), data_ + pos_, data_ + pos_ + take);
+      pos_ += take;
+    }
+    at_end = pos_ == end_ && eof_;
+    chunk.mapping.reset();
+    return {bytes.data(), bytes.size()};
+  }
+
+  // FASTA: before the last header line (records after it may be incomplete), or all of it
+  // at the end of the file.
+  static std::size_t fasta_cut(std::string_view source, bool at_end) {
+    if (at_end) return source.size();
+    const char* begin = source.data();
+    for (std::size_t i = source.size(); i > 1;) {
+      const void* gt = memrchr(begin + 1, '>', i - 1);
+      if (!gt) break;
+      i = static_cast<std::size_t>(static_cast<const char*>(gt) - begin);
+      if (begin[i - 1] == '\n') return i;
+    }
+    return 0;
+  }
+
+  // FASTQ: after the last whole record of the run of four-line records at the start ('@'
+  // header, sequence, '+' line, a quality as long as the sequence; no '\r', no NUL byte), which
+  // the parse then takes straight from the line index; `records` says how many. A first
+  // record of another shape sets no_fastq_chunks_.
+  std::size_t fastq_cut(FastaChunk& chunk, std::string_view source, bool at_end, std::uint64_t& records) {
+    records = 0;
+    if (!chunk.indexed) {
+      no_fastq_chunks_ = true;
+      return 0;
+    }
+    const char* b = source.data();
+    const std::size_t size = source.size(), n = chunk.newlines.size();
+    const std::uint32_t* nl = chunk.newlines.data();
+    // A last line without '\n' ends at the end of the file.
+    const std::size_t lines = n + (at_end && size > 0 && b[size - 1] != '\n' ? 1 : 0);
+    const auto line_end = [&](std::size_t i) -> std::size_t { return i < n ? nl[i] : size; };
+    const std::size_t nul = chunk.has_nul ? static_cast<std::size_t>(static_cast<const char*>(std::memchr(b, 0, size)) - b) : SIZE_MAX;
+    const auto ends_cr = [&](std::size_t from, std::size_t to) { return to > from && b[to - 1] == '\r'; };
+    std::size_t start = 0;
+    for (std::size_t line = 0; line + 4 <= lines; line += 4) {
+      const std::size_t header_end = line_end(line), seq_end = line_end(line + 1),
+                        plus_end = line_end(line + 2), qual_end = line_end(line + 3);
+      const std::size_t seq = header_end + 1, plus = seq_end + 1, qual = plus_end + 1;
+      if (qual_end >= nul) break;
+      const bool shaped = b[start] == '@' && b[plus] == '+' && qual_end - qual == seq_end - seq &&
+                          !ends_cr(start, header_end) && !ends_cr(seq, seq_end) && !ends_cr(plus, plus_end) &&
+                          !ends_cr(qual, qual_end);
+      if (!shaped) {
+        if (records == 0) no_fastq_chunks_ = true;
+        break;
+      }
+      start = qual_end + 1;
+      ++records;
+    }
+    chunk.has_nul = false;
+    return std::min(start, size);
+  }
+
+  // Puts the bytes of a chunk's source past `cut` back to be read again.
+  void give_back(FastaChunk& chunk, std::size_t size, std::size_t cut) {
+    auto& bytes = chunk.storage;
     if (mapping_) {
       pos_ += cut;
-    } else if (size - cut <= pos_) {
+      return;
+    }
+    if (size - cut <= pos_) {
       pos_ -= size - cut;  // the bytes past the cut are still in the line buffer
     } else {
       // They began before the buffer's last refill: the older ones go back in front of it.
@@ -305,14 +379,17 @@ class FastxReader::File {
       data_ = buf_.data();
       pos_ = 0;
     }
-    if (cut == 0) return ChunkResult::use_next;
-    at_fasta_header_ = cut < size;
-    if (!mapping_) bytes.resize(cut);
-    chunk.data = begin;
-    chunk.size = cut;
-    // A line end followed by '>' starts a record (begin[0] is a '>'); a last line without
-    // '\n' counts too, as take_line counts lines.
-    std::uint64_t records = 1, lines = 0;
+    if (cut > 0) bytes.resize(cut);
+  }
+
+  // A FASTA chunk's records and lines: a line end followed by '>' starts a record (data[0] is
+  // a '>'); a last line without '\n' counts too, as take_line counts lines. Trims the line
+  // index to the chunk.
+  static void count_fasta(FastaChunk& chunk, std::uint64_t& records, std::uint64_t& lines) {
+    const char* begin = chunk.data;
+    const std::size_t cut = chunk.size;
+    records = 1;
+    lines = 0;
     if (chunk.indexed) {
       // The index and the NUL check covered the bytes past the cut too.
       auto& newlines = chunk.newlines;
@@ -331,14 +408,6 @@ class FastxReader::File {
       }
     }
     lines += begin[cut - 1] != '\n';
-    chunk.display = display_shared();
-    chunk.options = options_;
-    chunk.record_base = record_;
-    chunk.line_base = line_no_;
-    chunk.records = records;
-    record_ += records;
-    line_no_ += lines;
-    return ChunkResult::took;
   }
 
   // Reads one record into the batch arena. Returns false at the end of the file.
@@ -506,6 +575,46 @@ class FastxReader::File {
       ++taken;
     }
     return taken;
+  }
+
+  // A FASTQ chunk's records (four lines each, checked by fastq_cut), straight from the line
+  // index: names, sequences and qualities are views into the chunk.
+  void take_fastq_records(RecordBatch& batch, std::uint64_t count) {
+    const auto line_end = [&](std::size_t i) -> std::size_t { return i < newline_count_ ? newlines_[i] : end_; };
+    for (std::uint64_t r = 0; r < count; ++r, next_newline_ += 4) {
+      const std::size_t header_end = line_end(next_newline_), seq_end = line_end(next_newline_ + 1),
+                        qual_end = line_end(next_newline_ + 3);
+      const std::size_t seq = header_end + 1, qual = line_end(next_newline_ + 2) + 1;
+      const std::string_view header(data_ + pos_ + 1, header_end - pos_ - 1);
+      if (options_.keep_records) {
+        batch.header_spans.push_back({borrowed_offset(header.data()), header.size()});
+        batch.add_kept(RecordBatch::Kind::fastq, {borrowed_offset(data_ + qual), qual_end - qual});
+      }
+      add_name(batch, header);
+      batch.seq_spans.push_back({borrowed_offset(data_ + seq), seq_end - seq});
+      batch.seq_bases += seq_end - seq;
+      pos_ = qual_end + 1;
+    }
+    record_ += count;
+    line_no_ += 4 * count;
+  }
+  // A chunk record's text_id: the header up to the first whitespace (a view), or with
+  // full_header all of it, tabs shown as spaces (then a copy).
+  void add_name(RecordBatch& batch, std::string_view header) {
+    if (!options_.full_header) {
+      std::size_t cut = 0;
+      while (cut < header.size() && !is_header_space(header[cut])) ++cut;
+      batch.name_spans.push_back({borrowed_offset(header.data()), cut});
+      return;
+    }
+    if (header.find('\t') == std::string_view::npos) {
+      batch.name_spans.push_back({borrowed_offset(header.data()), header.size()});
+      return;
+    }
+    const std::uint64_t off = batch.names.size();
+    batch.names.append(header);
+    std::replace(batch.names.begin() + static_cast<std::ptrdiff_t>(off), batch.names.end(), '\t', ' ');
+    batch.name_spans.push_back({off, header.size()});
   }
 
   // Whether next() left a FASTA sequence unfinished (see FastxReader::next).
@@ -850,6 +959,7 @@ class FastxReader::File {
   BGZF* fp_ = nullptr;     // null: a chunk in memory, or a mapped file
   std::shared_ptr<MappedFile> mapping_;  // the whole file, when mapped
   bool at_fasta_header_ = false;  // take_chunk left the input at a header's '>'
+  bool no_fastq_chunks_ = false;  // a FASTQ record of another shape than four lines: no chunks
   static constexpr std::size_t kReleaseStep = std::size_t{16} << 20;  // of a long record
   bool plain_ = false;     // fp_ is uncompressed: read through its hFILE
   std::uint64_t file_size_ = 0;  // of a plain regular file (0: unknown)
@@ -1036,6 +1146,10 @@ void FastxReader::parse_chunk(const FastaChunk& chunk, RecordBatch& batch) {
   thread_local File parser;
   parser.start_chunk(chunk);
   batch.borrowed = chunk.data;
+  if (chunk.format == '@') {
+    parser.take_fastq_records(batch, chunk.records);
+    return;
+  }
   for (std::uint64_t r = parser.take_simple_records(batch, chunk.records); r < chunk.records;) {
     if (!parser.next(batch, kWhole)) throw std::logic_error("parse_chunk: fewer records than counted");
     ++r;

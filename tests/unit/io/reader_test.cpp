@@ -26,8 +26,13 @@ struct ReadResult {
 };
 
 void collect(const RecordBatch& b, ReadResult& out) {
-  for (std::size_t r = 0; r < b.size(); ++r)
+  for (std::size_t r = 0; r < b.size(); ++r) {
     out.rows.push_back(std::string(b.name(r)) + "\t" + std::string(b.seq(r)));
+    // With keep_records: the header line, the quality and the kind too.
+    if (b.keeps_records())
+      out.rows.back() += "\t" + std::string(b.header(r)) + "\t" + std::string(b.qual(r)) + "\t" +
+                         std::to_string(static_cast<int>(b.kinds[r]));
+  }
 }
 
 ReadResult read_by_record(const std::vector<std::string>& paths, ReaderOptions options) {
@@ -99,6 +104,43 @@ std::string random_fasta(std::mt19937_64& rng, bool allow_nul) {
   return s;
 }
 
+// Random FASTQ, mostly of four-line records (the ones chunks take), with every other shape
+// now and then: sequence and quality in several lines, CRLF, blank lines, a quality line that
+// starts with '@' or '+', a '+' line that repeats the name, a quality of the wrong length, a
+// NUL byte, tabs in headers, an empty sequence, no final newline, a truncated last record.
+std::string random_fastq(std::mt19937_64& rng) {
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  std::string s;
+  const int records = pick(14);
+  for (int r = 0; r < records; ++r) {
+    const char* eol = pick(30) ? "\n" : "\r\n";
+    std::string name = "q" + std::to_string(r);
+    if (pick(3) == 0) name += pick(2) ? " comment x" : "\tfield";
+    const int len = pick(8) == 0 ? 200 + pick(300) : pick(40);
+    std::string seq, qual;
+    for (int i = 0; i < len; ++i) seq += "ACGTN"[pick(5)];
+    for (int i = 0; i < len; ++i) qual += "@+>I#5"[pick(6)];
+    if (pick(40) == 0 && !seq.empty()) seq[pick(len)] = '\0';
+    if (pick(40) == 0) qual += 'J';  // one too long
+    s += "@" + name + eol;
+    if (pick(15) == 0 && len > 2) {
+      s += seq.substr(0, len / 2) + eol + seq.substr(len / 2) + eol;  // two lines
+    } else {
+      s += seq + eol;
+    }
+    s += pick(6) == 0 ? "+" + name + eol : std::string("+") + eol;
+    if (pick(15) == 0 && qual.size() > 2) {
+      s += qual.substr(0, qual.size() / 2) + eol + qual.substr(qual.size() / 2) + eol;
+    } else {
+      s += qual + eol;
+    }
+    if (pick(20) == 0) s += "\n";  // a blank line between records
+  }
+  if (!s.empty() && pick(4) == 0) s.pop_back();  // no final newline
+  if (!s.empty() && pick(25) == 0) s.resize(s.size() - 1 - static_cast<std::size_t>(pick(static_cast<int>(std::min<std::size_t>(s.size(), 20)))));
+  return s;
+}
+
 std::string write_temp(const std::string& name, const std::string& bytes) {
   const std::string path = "/tmp/trawl_reader_test." + std::to_string(::getpid()) + "." + name;
   std::ofstream(path, std::ios::binary) << bytes;
@@ -150,6 +192,38 @@ TEST_CASE("reader: FASTA chunks parse exactly as record-by-record reading") {
   MESSAGE(compared << " comparisons, " << errors << " inputs with an error, " << chunked_records
                    << " records");
   CHECK(errors > 10);  // the error paths were exercised
+}
+
+TEST_CASE("reader: FASTQ chunks parse exactly as record-by-record reading, errors included") {
+  std::mt19937_64 rng(20261207);
+  int compared = 0, errors = 0, records = 0;
+  for (int c = 0; c < 300; ++c) {
+    std::vector<std::string> paths;
+    const int files = 1 + static_cast<int>(rng() % 2);
+    for (int f = 0; f < files; ++f) paths.push_back(write_temp(std::to_string(f), random_fastq(rng)));
+    for (const bool full_header : {false, true})
+      for (const bool keep : {false, true}) {
+        ReaderOptions o{full_header, 0, false};
+        o.keep_records = keep;
+        const ReadResult expected = read_by_record(paths, o);
+        for (const bool map_files : {true, false})
+          for (const std::uint64_t target : {1, 7, 64, 300, 4096, 1 << 20}) {
+            o.map_files = map_files;
+            const ReadResult got = read_by_chunk(paths, o, target);
+            INFO("case " << c << " target " << target << " full_header " << full_header << " keep " << keep
+                         << " map_files " << map_files);
+            CHECK(got.rows == expected.rows);
+            CHECK(got.error == expected.error);
+            if (expected.error.empty()) CHECK(got.records_read == expected.records_read);
+            ++compared;
+          }
+        errors += !expected.error.empty();
+        records += static_cast<int>(expected.rows.size());
+      }
+    for (const std::string& p : paths) std::remove(p.c_str());
+  }
+  MESSAGE(compared << " comparisons, " << errors << " inputs with an error, " << records << " records");
+  CHECK(errors > 10);
 }
 
 // Inputs many times the reader's 1 MiB line buffer: a mapped file's chunks are read with

@@ -60,6 +60,7 @@ struct FastaChunk {
   std::shared_ptr<MappedFile> mapping;
   HugePageVector<char> storage;
   std::uint64_t records = 0;    // how many
+  char format = '>';            // '>' FASTA, '@' FASTQ (four-line records only)
   // Every '\n' offset in the bytes and whether a NUL byte occurs, found by the one pass of
   // the reader stage over them; the parse walks this index instead of the bytes. Empty
   // index with `indexed` false: a chunk of 4 GiB or more (offsets past 32 bits).
@@ -104,11 +105,12 @@ class FastxReader {
   // An upper bound of the bytes read_sequence() may still give (the rest of an uncompressed
   // file), or 0 where it is unknown (compressed input, stdin).
   std::uint64_t sequence_bound() const;
-  // Moves the next whole FASTA records, about `target_bytes` of input, into `chunk` without
-  // parsing them (the cheap part of reading, so the parse can run on another thread).
-  // Returns false where the next record must come from next() instead: FASTQ, a first
-  // record that is not FASTA, a record longer than target_bytes, paired input, or the end of
-  // all inputs.
+  // Moves the next whole records, about `target_bytes` of input, into `chunk` without
+  // parsing them (the cheap part of reading, so the parse can run on another thread): FASTA
+  // records, or FASTQ records of four lines each. Returns false where the next record must
+  // come from next() instead: a FASTQ record of another shape (and every record of its file
+  // after it), a first record of neither format, a record longer than target_bytes, paired
+  // input, or the end of all inputs.
   bool next_chunk(FastaChunk& chunk, std::uint64_t target_bytes);
   // Appends the chunk's records to `batch` exactly as next() would have read them, or
   // throws the InputError next() would have thrown. Names and one-line sequences are views
