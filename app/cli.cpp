@@ -236,7 +236,7 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
   contains->footer(kContainsExamples);
 
   CLI::App* filter = app.add_subcommand(
-      "filter", "The records themselves (FASTA/FASTQ, as read, in input order) that any pattern hits");
+      "filter", "The records that any pattern hits, themselves: as read (a FASTA sequence on one line), in input order");
   add_common_options(*filter, c, raw, line);
   add_record_options(*filter, c);
   filter->footer(kFilterExamples);

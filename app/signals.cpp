@@ -8,11 +8,18 @@
 namespace trawl::app {
 namespace {
 
-// The temporary output file, removed by the signal handler (no allocation allowed there).
-char g_temp_path[4096];
+// The temporary output files (filter writes up to four), removed by the signal handlers (no
+// allocation allowed there).
+constexpr int kMaxTempFiles = 4;
+char g_temp_paths[kMaxTempFiles][4096];
+
+void unlink_temp_files() {
+  for (const char* path : g_temp_paths)
+    if (path[0]) ::unlink(path);
+}
 
 extern "C" void on_fatal_signal(int sig) {
-  if (g_temp_path[0]) ::unlink(g_temp_path);
+  unlink_temp_files();
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
@@ -21,7 +28,7 @@ extern "C" void on_fatal_signal(int sig) {
 // read, touching the lost pages raises SIGBUS. That is a read failure like any other: a
 // message, no partial output file, exit 1 (only async-signal-safe calls here).
 extern "C" void on_bus_error(int) {
-  if (g_temp_path[0]) ::unlink(g_temp_path);
+  unlink_temp_files();
   static const char kMessage[] =
       "[trawl] error: an input file shrank or vanished while it was being read (SIGBUS)\n";
   [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
@@ -46,9 +53,15 @@ void install_signal_handlers() {
 }
 
 void publish_temp_path(const std::string& path) {
-  std::strncpy(g_temp_path, path.c_str(), sizeof g_temp_path - 1);
+  for (char* slot : g_temp_paths)
+    if (!slot[0]) {
+      std::strncpy(slot, path.c_str(), sizeof g_temp_paths[0] - 1);
+      return;
+    }
 }
 
-void clear_temp_path() { g_temp_path[0] = 0; }
+void clear_temp_path() {
+  for (char* slot : g_temp_paths) slot[0] = 0;
+}
 
 }  // namespace trawl::app

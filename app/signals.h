@@ -7,7 +7,8 @@ namespace trawl::app {
 
 void install_signal_handlers();
 
-// The temporary output file the handlers remove; cleared once it is renamed into place.
+// The temporary output files the handlers remove (up to four); cleared once they are renamed
+// into place.
 void publish_temp_path(const std::string& path);
 void clear_temp_path();
 

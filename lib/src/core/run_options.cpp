@@ -1,6 +1,8 @@
 #include "trawl/core/run_options.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 #include <initializer_list>
 #include <string_view>
 #include <thread>
@@ -80,6 +82,16 @@ void check_output_name(const RunOptions& o, std::vector<std::string>& problems) 
 
 bool is_stdout(const std::string& path) { return path.empty() || path == "-"; }
 
+// Whether two paths name the same place: both stdout, or one file however spelled.
+bool same_place(const std::string& a, const std::string& b) {
+  if (is_stdout(a) || is_stdout(b)) return is_stdout(a) && is_stdout(b);
+  if (a == b) return true;
+  std::error_code ea, eb;
+  const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea);
+  const auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb);
+  return !ea && !eb && ca == cb;
+}
+
 // filter's outputs: two different places, records in a form they can take.
 void check_records(const RunOptions& o, std::vector<std::string>& problems) {
   const RecordChoice& r = o.records;
@@ -88,8 +100,8 @@ void check_records(const RunOptions& o, std::vector<std::string>& problems) {
       {"-o", &o.output}, {"--unmatched", &r.unmatched}, {"--output2", &r.output2}, {"--unmatched2", &r.unmatched2}};
   for (std::size_t i = 1; i < 4; ++i)
     for (std::size_t j = 0; j < i; ++j)
-      if (!outputs[i].second->empty() && (*outputs[i].second == *outputs[j].second ||
-                                          (is_stdout(*outputs[i].second) && is_stdout(*outputs[j].second))))
+      if (!outputs[i].second->empty() && !(j > 0 && outputs[j].second->empty()) &&
+          same_place(*outputs[i].second, *outputs[j].second))
         problems.push_back(std::string(outputs[i].first) + " " + *outputs[i].second + ": the same place as " +
                            outputs[j].first + "; give another file");
   if (!paired_input(o) && (!r.output2.empty() || !r.unmatched2.empty() || r.pair_match != "any"))
@@ -104,6 +116,11 @@ void check_records(const RunOptions& o, std::vector<std::string>& problems) {
     problems.emplace_back("--pair-match " + r.pair_match + ": give any, both, first or second");
   if (o.lines && !r.format.empty())
     problems.emplace_back("--format " + r.format + " with --lines: lines are written as read");
+  if (o.lines && r.tag) problems.emplace_back("--tag with --lines: a line has no header to tag");
+  const auto gz = [](const std::string& p) { return p.size() > 3 && p.compare(p.size() - 3, 3, ".gz") == 0; };
+  if (r.compress_level != 1 && !gz(o.output) && !gz(r.unmatched) && !gz(r.output2) && !gz(r.unmatched2))
+    problems.push_back("--compress-level " + std::to_string(r.compress_level) +
+                       ": no output is compressed (name one FILE.gz)");
   if (o.shape.command != (r.tag ? Command::hits : Command::contains) || o.shape.per_pair)
     problems.emplace_back("filter searches as contains (hits with --tag)");
 }
@@ -117,6 +134,8 @@ void check_mates(const RunOptions& o, std::vector<std::string>& problems) {
   if (files && !o.inputs.empty())
     problems.emplace_back("-1/-2 take the place of the inputs: give no other input files");
   if (o.mate1 == "-" && o.mate2 == "-") problems.emplace_back("-1 and -2 cannot both read stdin");
+  else if (!o.mate1.empty() && !o.mate2.empty() && same_place(o.mate1, o.mate2))
+    problems.emplace_back("-1 and -2 name the same file: give the two mate files");
   if (files && o.interleaved) problems.emplace_back("--interleaved and -1/-2 cannot be combined");
   const char* paired = files ? "-1/-2" : o.interleaved ? "--interleaved" : nullptr;
   if (paired && o.lines) problems.push_back(std::string(paired) + " and --lines cannot be combined");

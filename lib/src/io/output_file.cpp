@@ -86,23 +86,20 @@ void OutputFile::write(const void* data, std::size_t size) {
   used_ += size;
 }
 
-void OutputFile::commit() {
+void OutputFile::finish() {
+  if (finished_) return;
   flush();
-  if (is_stdout()) {
-    committed_ = true;
-    return;
-  }
-  if (direct_) {
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) throw OutputError(path_ + ": write failed on close: " + std::strerror(errno));
-    return;
-  }
+  finished_ = true;
+  if (is_stdout()) return;
   // close() can report a deferred write error (NFS, full disk); check it before renaming.
   const int fd = fd_;
   fd_ = -1;
-  if (::close(fd) != 0)
-    throw OutputError(path_ + ": write failed on close: " + std::strerror(errno));
+  if (::close(fd) != 0) throw OutputError(path_ + ": write failed on close: " + std::strerror(errno));
+}
+
+void OutputFile::commit() {
+  finish();
+  if (is_stdout() || direct_) return;
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0)
     throw OutputError(path_ + ": cannot rename temporary file: " + std::strerror(errno));
   committed_ = true;

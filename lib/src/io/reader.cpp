@@ -257,12 +257,7 @@ class FastxReader::File {
     std::uint64_t fastq_records = 0;
     const std::size_t cut = format_ == '>' ? fasta_cut(source, at_end) : fastq_cut(chunk, source, at_end, fastq_records);
     give_back(chunk, size, cut);
-    if (cut == 0) {
-      // A first FASTQ record of another shape: the file is read record by record from here
-      // (looking again at every record would index the same bytes again and again).
-      if (format_ == '@' && size > 0) no_fastq_chunks_ = true;
-      return ChunkResult::use_next;
-    }
+    if (cut == 0) return ChunkResult::use_next;  // (a FASTQ record of another shape: fastq_cut)
     at_fasta_header_ = format_ == '>' && cut < size;
     chunk.data = begin;
     chunk.size = cut;
@@ -323,7 +318,9 @@ class FastxReader::File {
   // FASTQ: after the last whole record of the run of four-line records at the start ('@'
   // header, sequence, '+' line, a quality as long as the sequence; no '\r', no NUL byte), which
   // the parse then takes straight from the line index; `records` says how many. A first
-  // record of another shape sets no_fastq_chunks_.
+  // record of another shape sets no_fastq_chunks_: the file is read record by record from
+  // there (looking again at every record would index the same bytes again and again); one
+  // only longer than the chunk does not.
   std::size_t fastq_cut(FastaChunk& chunk, std::string_view source, bool at_end, std::uint64_t& records) {
     records = 0;
     if (!chunk.indexed) {
@@ -344,7 +341,9 @@ class FastxReader::File {
                         plus_end = line_end(line + 2), qual_end = line_end(line + 3);
       const std::size_t seq = header_end + 1, plus = seq_end + 1, qual = plus_end + 1;
       if (qual_end >= nul) break;
+      // (A sequence line that starts with '+' would end next()'s sequence there.)
       const bool shaped = b[start] == '@' && b[plus] == '+' && qual_end - qual == seq_end - seq &&
+                          (seq == seq_end || b[seq] != '+') &&
                           !ends_cr(start, header_end) && !ends_cr(seq, seq_end) && !ends_cr(plus, plus_end) &&
                           !ends_cr(qual, qual_end);
       if (!shaped) {

@@ -48,8 +48,14 @@ class Output {
     if (gzip) gzip_ = std::make_unique<GzipByteSink>(file_);
   }
   ByteSink& bytes() { return gzip_ ? static_cast<ByteSink&>(*gzip_) : file_; }
-  void commit() {
+  // Everything written and the file closed (errors surface here), not yet in place.
+  void finish() {
     if (gzip_) gzip_->finish();
+    gzip_.reset();
+    file_.finish();
+  }
+  void commit() {
+    finish();
     file_.commit();
   }
 
@@ -91,7 +97,11 @@ class Outputs {
   }
   ResultSink& sink() { return *sink_; }
   const RecordSink* records() const { return records_; }
+  // Every output finished before any is renamed into place: a failure in one leaves none.
   void commit() {
+    main_.finish();
+    for (std::optional<Output>& o : more_)
+      if (o) o->finish();
     main_.commit();
     for (std::optional<Output>& o : more_)
       if (o) o->commit();

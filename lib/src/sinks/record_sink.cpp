@@ -132,7 +132,7 @@ class FastxRecordSink final : public RecordSink {
       return;
     }
     if (options_.format == RecordFormat::fastq && kind != RecordBatch::Kind::fastq)
-      throw UsageError("--format fastq: record " + std::to_string(batch.first_record + r + 1) + " ('" +
+      throw InputError("--format fastq: record " + std::to_string(batch.first_record + r + 1) + " ('" +
                        std::string(batch.name(r)) + "') is FASTA, which has no qualities; "
                        "only FASTQ can be written as FASTQ");
     const bool fastq = kind == RecordBatch::Kind::fastq && options_.format != RecordFormat::fasta;

@@ -106,8 +106,8 @@ std::string random_fasta(std::mt19937_64& rng, bool allow_nul) {
 
 // Random FASTQ, mostly of four-line records (the ones chunks take), with every other shape
 // now and then: sequence and quality in several lines, CRLF, blank lines, a quality line that
-// starts with '@' or '+', a '+' line that repeats the name, a quality of the wrong length, a
-// NUL byte, tabs in headers, an empty sequence, no final newline, a truncated last record.
+// starts with '@' or '+', a sequence line that starts with '+', a '+' line that repeats the
+// name, a quality of the wrong length, a NUL byte, tabs in headers, an empty sequence, no final newline, a truncated last record.
 std::string random_fastq(std::mt19937_64& rng) {
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
   std::string s;
@@ -121,6 +121,7 @@ std::string random_fastq(std::mt19937_64& rng) {
     for (int i = 0; i < len; ++i) seq += "ACGTN"[pick(5)];
     for (int i = 0; i < len; ++i) qual += "@+>I#5"[pick(6)];
     if (pick(40) == 0 && !seq.empty()) seq[pick(len)] = '\0';
+    if (pick(40) == 0 && !seq.empty()) seq[0] = '+';  // next() ends the sequence at such a line
     if (pick(40) == 0) qual += 'J';  // one too long
     s += "@" + name + eol;
     if (pick(15) == 0 && len > 2) {

@@ -114,7 +114,7 @@ TEST_CASE("record sink: --lines writes lines; --format fastq refuses FASTA") {
   RecordSinkOptions fastq;
   fastq.format = RecordFormat::fastq;
   results.contains = {1};
-  CHECK_THROWS_AS(run_sink(fasta, results, patterns, fastq), UsageError);
+  CHECK_THROWS_AS(run_sink(fasta, results, patterns, fastq), InputError);
 }
 
 TEST_CASE("record sink: a long record's views are held until its last; BGZF ends with its end block") {

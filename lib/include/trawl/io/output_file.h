@@ -19,7 +19,10 @@ class OutputFile : public ByteSink {
 
   // Buffered; throws OutputError on failure, DownstreamClosed on EPIPE.
   void write(const void* data, std::size_t size) override;
-  // Flushes, closes and renames the temporary file to the final name.
+  // Flushes and closes the file (a write error surfaces here), not yet renamed: a run with
+  // several outputs finishes them all before it renames any.
+  void finish();
+  // finish(), then renames the temporary file to the final name.
   void commit();
 
   bool is_stdout() const { return fd_ == 1 && !direct_; }
@@ -32,6 +35,7 @@ class OutputFile : public ByteSink {
   std::string path_, temp_path_;
   int fd_ = -1;
   bool committed_ = false;
+  bool finished_ = false;
   bool direct_ = false;  // a device or FIFO, written in place
   HugePageVector<char> buf_;  // (huge pages: its MiB faults in once, not page by page)
   std::size_t used_ = 0;
