@@ -76,8 +76,8 @@ class Quiet final : public RunObserver {
   RunSummary summary;
 };
 
-// The ids of the records `contains` says have a hit.
-std::vector<std::string> contains_ids(RunOptions o, const TempDir& dir) {
+// contains' rows for the same search: each record's id (first column) and flag (last).
+std::vector<std::pair<std::string, bool>> contains_rows(RunOptions o, const TempDir& dir) {
   o.records = {};
   o.shape.command = Command::contains;
   o.output = dir.file("contains.tsv");
@@ -86,9 +86,17 @@ std::vector<std::string> contains_ids(RunOptions o, const TempDir& dir) {
   std::istringstream rows(read_file_bytes(o.output));
   std::string line;
   std::getline(rows, line);  // header
-  std::vector<std::string> ids;
+  std::vector<std::pair<std::string, bool>> out;
   while (std::getline(rows, line))
-    if (line.substr(line.find('\t') + 1) == "true") ids.push_back(line.substr(0, line.find('\t')));
+    out.emplace_back(line.substr(0, line.find('\t')), line.substr(line.rfind('\t') + 1) == "true");
+  return out;
+}
+
+// The ids of the records `contains` says have a hit.
+std::vector<std::string> contains_ids(const RunOptions& o, const TempDir& dir) {
+  std::vector<std::string> ids;
+  for (const auto& [id, hit] : contains_rows(o, dir))
+    if (hit) ids.push_back(id);
   return ids;
 }
 
@@ -194,16 +202,8 @@ TEST_CASE("filter: paired input keeps mates together, each pair on the side --pa
     o.kernel = "scalar";
     o.threads = 1;
     // Each mate's flag from contains (rows text_id, mate, contains in record order).
-    RunOptions c = o;
-    c.shape.command = Command::contains;
-    c.output = dir.file("contains.tsv");
-    Quiet cq;
-    run(c, cq);
-    std::istringstream rows(read_file_bytes(c.output));
-    std::string line;
-    std::getline(rows, line);
     std::vector<bool> flag;
-    while (std::getline(rows, line)) flag.push_back(line.substr(line.rfind('\t') + 1) == "true");
+    for (const auto& row : contains_rows(o, dir)) flag.push_back(row.second);
     REQUIRE(flag.size() == 2 * pairs);
 
     const std::string rule = rules[iter % 4];

@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 
+#include "support/pipeline_run.h"
 #include "support/run_search.h"
 #include "trawl/io/byte_sink.h"
 #include "trawl/core/errors.h"
@@ -27,49 +28,18 @@ using namespace trawl;
 
 namespace {
 
-// An empty temporary file, removed when the test ends (passed or not).
-struct TempFile {
-  std::string path;
-  explicit TempFile(const std::string& name) : path("/tmp/" + name + "_XXXXXX") {
-    const int fd = mkstemp(path.data());
-    REQUIRE(fd >= 0);
-    close(fd);
-  }
-  ~TempFile() { std::remove(path.c_str()); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-};
-
-struct StringSink : ByteSink {
-  std::string data;
-  void write(const void* p, std::size_t n) override { data.append(static_cast<const char*>(p), n); }
-};
+using trawl::test::TempFile;
 
 std::string run(const std::string& fasta_path, const PatternSet& patterns, const SearchOptions& opt,
                 ResultShape shape, int threads, std::uint64_t batch_bases, bool paired,
                 ReaderOptions reader_options = {}) {
-  StringSink out;
-  std::unique_ptr<ResultSink> sink;
-  switch (shape.command) {
-    case Command::hits: {
-      // text_idx and pat_idx make record numbering across windows visible in the output.
-      HitColumns columns;
-      columns.extra = {ExtraColumn::pat_idx, ExtraColumn::text_idx};
-      sink = make_tsv_hits_sink(out, patterns, opt.alphabet, columns);
-      break;
-    }
-    case Command::count: sink = make_tsv_count_sink(out, patterns, shape); break;
-    case Command::contains: sink = make_tsv_contains_sink(out, patterns, shape); break;
-  }
-  FastxReader reader({fasta_path}, reader_options);
-  PipelineOptions popt;
-  popt.threads = threads;
-  popt.batch_bases = batch_bases;
-  popt.shape = shape;
-  popt.paired = paired;
-  popt.best = opt.selection == Selection::best;
-  run_pipeline(reader, patterns, opt, scalar_kernel(), *sink, popt);
-  return out.data;
+  test::PipelineRun r;
+  r.shape = shape;
+  r.threads = threads;
+  r.batch_bases = batch_bases;
+  r.paired = paired;
+  r.reader = reader_options;
+  return test::run_tsv(fasta_path, patterns, opt, r);
 }
 
 }  // namespace
@@ -354,7 +324,7 @@ TEST_CASE("TSV hits rows spell every hit's fields, for long names and large posi
       columns.sam = sam;
       columns.extra = {ExtraColumn::pattern_start, ExtraColumn::pattern_end, ExtraColumn::pat_idx,
                        ExtraColumn::text_idx};
-      StringSink out;
+      test::StringSink out;
       auto sink = make_tsv_hits_sink(out, patterns, opt.alphabet, columns);
       FastxReader reader({temp.path}, {});
       PipelineOptions popt;
@@ -393,7 +363,7 @@ TEST_CASE("TSV hits rows spell every hit's fields, for long names and large posi
       CAPTURE(iter);
       CAPTURE(sam);
       CHECK(rows > 200);
-      CHECK(out.data == want);
+      CHECK(out.bytes == want);
     }
   }
 }

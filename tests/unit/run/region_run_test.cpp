@@ -17,6 +17,7 @@
 
 #include "support/oracle.h"
 #include "trawl/core/errors.h"
+#include "support/pipeline_run.h"
 #include "trawl/io/byte_sink.h"
 #include "trawl/io/reader.h"
 #include "trawl/run/pipeline.h"
@@ -26,57 +27,11 @@ using namespace trawl;
 
 namespace {
 
-struct TempFile {
-  std::string path;
-  explicit TempFile(const std::string& name) : path("/tmp/" + name + "_XXXXXX") {
-    const int fd = mkstemp(path.data());
-    REQUIRE(fd >= 0);
-    close(fd);
-  }
-  ~TempFile() { std::remove(path.c_str()); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-};
+using trawl::test::TempFile;
 
-struct StringSink : ByteSink {
-  std::string data;
-  void write(const void* p, std::size_t n) override { data.append(static_cast<const char*>(p), n); }
-};
-
-struct RunSpec {
-  ResultShape shape;
-  int threads = 1;
-  std::uint64_t batch_bases = 1 << 20;
-  std::optional<Region> region;
-  bool match_region = true;
-  bool map_files = true;
-};
-
-std::string run(const std::string& path, const PatternSet& patterns, const SearchOptions& opt, const RunSpec& s) {
-  StringSink out;
-  std::unique_ptr<ResultSink> sink;
-  switch (s.shape.command) {
-    case Command::hits: {
-      HitColumns columns;
-      columns.region = s.match_region;
-      columns.extra = {ExtraColumn::pat_idx, ExtraColumn::text_idx};
-      sink = make_tsv_hits_sink(out, patterns, opt.alphabet, columns);
-      break;
-    }
-    case Command::count: sink = make_tsv_count_sink(out, patterns, s.shape); break;
-    case Command::contains: sink = make_tsv_contains_sink(out, patterns, s.shape); break;
-  }
-  ReaderOptions reader_options;
-  reader_options.map_files = s.map_files;
-  FastxReader reader({path}, reader_options);
-  PipelineOptions popt;
-  popt.threads = s.threads;
-  popt.batch_bases = s.batch_bases;
-  popt.shape = s.shape;
-  popt.best = opt.selection == Selection::best;
-  popt.region = s.region;
-  run_pipeline(reader, patterns, opt, scalar_kernel(), *sink, popt);
-  return out.data;
+std::string run(const std::string& path, const PatternSet& patterns, const SearchOptions& opt,
+                const test::PipelineRun& r) {
+  return test::run_tsv(path, patterns, opt, r);
 }
 
 // seqkit's resolution written out on its own (not through Region::span): [begin, end) of a
@@ -219,7 +174,7 @@ TEST_CASE("region: each record's result is its part's, searched alone and moved 
                                       ResultShape{Command::contains}, ResultShape{Command::contains, false, false, true}}) {
         const bool hits = shape.command == Command::hits;
         const std::string want_oracle = oracle_rows(pats, seqs, parts, opt, shape);
-        RunSpec whole{shape};
+        test::PipelineRun whole{shape};
         std::string want_parts = run(parts_file.path, patterns, opt, whole);
         if (hits) want_parts = shifted(want_parts, offsets);
         for (const int threads : {1, 2})
@@ -230,8 +185,8 @@ TEST_CASE("region: each record's result is its part's, searched alone and moved 
             CAPTURE(static_cast<int>(shape.command));
             CAPTURE(threads);
             CAPTURE(batch);
-            RunSpec s{shape, threads, batch, region};
-            s.map_files = batch != 97;
+            test::PipelineRun s{shape, threads, batch, region};
+            s.reader.map_files = batch != 97;
             CHECK(run(file.path, patterns, opt, s) == want_parts);
             if (hits) s.match_region = false;
             CHECK(run(file.path, patterns, opt, s) == want_oracle);
@@ -253,7 +208,7 @@ TEST_CASE("region: without one, a run is unchanged, and 1:-1 gives the whole rec
   opt.k = 1;
   const PatternSet patterns(std::vector<Pattern>{{"p", "ACGTAC"}}, opt);
   for (const ResultShape shape : {ResultShape{Command::hits}, ResultShape{Command::count, true}, ResultShape{Command::contains}}) {
-    RunSpec s{shape};
+    test::PipelineRun s{shape};
     const std::string plain = run(file.path, patterns, opt, s);
     s.region = Region::parse("1:-1");
     CHECK(run(file.path, patterns, opt, s) == plain);
@@ -297,7 +252,7 @@ TEST_CASE("region: long records in lines give the result of their parts") {
       }
     }
     for (const ResultShape shape : {ResultShape{Command::hits}, ResultShape{Command::count, true}, ResultShape{Command::contains}}) {
-      std::string want = run(parts_file.path, patterns, opt, RunSpec{shape});
+      std::string want = run(parts_file.path, patterns, opt, test::PipelineRun{shape});
       if (shape.command == Command::hits) want = shifted(want, offsets);
       // (TRAWL_PIPELINE_ITERS set: the ThreadSanitizer run, two threads only.)
       const bool quick = std::getenv("TRAWL_PIPELINE_ITERS") != nullptr;
@@ -311,8 +266,8 @@ TEST_CASE("region: long records in lines give the result of their parts") {
             CAPTURE(map_files);
             CAPTURE(threads);
             CAPTURE(batch);
-            RunSpec s{shape, threads, batch, Region::parse(spec.text)};
-            s.map_files = map_files;
+            test::PipelineRun s{shape, threads, batch, Region::parse(spec.text)};
+            s.reader.map_files = map_files;
             CHECK(run(file.path, patterns, opt, s) == want);
           }
     }
