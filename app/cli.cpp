@@ -180,7 +180,7 @@ void add_record_options(CLI::App& cmd, RunOptions& c) {
                  "Paired input: mate 2's file (mate 1's is -o); without it the mates go to -o interleaved");
   cmd.add_option("--unmatched2", c.records.unmatched2, "Paired input with --output2: mate 2's --unmatched file");
   cmd.add_option("--compress-level", c.records.compress_level,
-                 "BGZF level of .gz outputs, 1 (fastest) to 12 (smallest)")
+                 "BGZF level of .gz outputs, 0 (fastest) to 3 (smallest)")
       ->check(fits<int>(kCompressLevelRange))
       ->capture_default_str();
   cmd.add_flag("--tag", c.records.tag,

@@ -110,7 +110,7 @@ void check_records(const RunOptions& o, std::vector<std::string>& problems) {
     problems.emplace_back("--unmatched2 needs --output2 and --unmatched");
   if (!r.output2.empty() && !r.unmatched.empty() && r.unmatched2.empty())
     problems.emplace_back("with --output2, --unmatched needs --unmatched2 for the mates 2");
-  if (r.compress_level < 1 || r.compress_level > 12)
+  if (r.compress_level < kCompressLevelRange.min || static_cast<std::uint64_t>(r.compress_level) > kCompressLevelRange.max)
     problems.push_back(out_of_range("--compress-level", std::to_string(r.compress_level), kCompressLevelRange));
   if (!one_of(r.pair_match, {"any", "both", "first", "second"}))
     problems.emplace_back("--pair-match " + r.pair_match + ": give any, both, first or second");

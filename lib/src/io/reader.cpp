@@ -22,6 +22,7 @@
 #include "trawl/core/errors.h"
 #include "trawl/core/memory_pages.h"
 #include "trawl/kernel/cpu.h"
+#include "trawl/io/gzip_input.h"
 
 namespace trawl {
 
@@ -198,6 +199,13 @@ class FastxReader::File {
     // into our buffer; bgzf_read would copy every byte once more through its 64 KiB block.
     // (bgzf_open only peeked at the first bytes, so nothing is lost.)
     plain_ = bgzf_compression(fp_) == no_compression;
+    // Plain gzip (not BGZF) is inflated here, from the compressed bytes htslib reads.
+    if (bgzf_compression(fp_) == gzip)
+      gzip_ = std::make_unique<GzipInput>([fp = fp_->fp](char* dst, std::size_t n) -> std::size_t {
+        const ssize_t got = hread(fp, dst, n);
+        if (got < 0) throw std::runtime_error(std::strerror(errno ? errno : EIO));
+        return static_cast<std::size_t>(got);
+      });
     buf_.resize(1 << 20);
     data_ = buf_.data();
     if (plain_ && file_size_ > 0 && options.map_files) map_whole_file(path);
@@ -812,6 +820,7 @@ class FastxReader::File {
       eof_ = true;
       return 0;
     }
+    if (gzip_) return read_gzip(dst, size);
     const ssize_t got = plain_ ? hread(fp_->fp, dst, size) : bgzf_read(fp_, dst, size);
     if (got < 0)
       throw InputError(display_ + ": read error after record " + std::to_string(record_) + ": " +
@@ -819,6 +828,16 @@ class FastxReader::File {
                                : std::string("corrupt or truncated compressed data")));
     if (got == 0) eof_ = true;
     return static_cast<std::size_t>(got);
+  }
+  std::size_t read_gzip(char* dst, std::size_t size) {
+    std::size_t got = 0;
+    try {
+      got = gzip_->read(dst, size);
+    } catch (const std::runtime_error& e) {
+      throw InputError(display_ + ": read error after record " + std::to_string(record_) + ": " + e.what());
+    }
+    if (got == 0) eof_ = true;
+    return got;
   }
   bool refill() {
     if (!fp_) return false;  // a chunk or a mapped file: all of it is in memory already
@@ -961,6 +980,7 @@ class FastxReader::File {
   bool no_fastq_chunks_ = false;  // a FASTQ record of another shape than four lines: no chunks
   static constexpr std::size_t kReleaseStep = std::size_t{16} << 20;  // of a long record
   bool plain_ = false;     // fp_ is uncompressed: read through its hFILE
+  std::unique_ptr<GzipInput> gzip_;  // fp_ is plain gzip: inflated from its hFILE
   std::uint64_t file_size_ = 0;  // of a plain regular file (0: unknown)
   UninitializedVector<char> buf_;  // the line buffer over fp_
   const char* data_ = nullptr;  // buf_.data(), or the chunk

@@ -16,7 +16,7 @@ struct WholeRange {
 
 inline constexpr WholeRange kKRange{0, INT_MAX};                // -k
 inline constexpr WholeRange kThreadsRange{0, INT_MAX};          // --threads (0 = all cores)
-inline constexpr WholeRange kCompressLevelRange{1, 12};         // --compress-level (libdeflate's)
+inline constexpr WholeRange kCompressLevelRange{0, 3};          // --compress-level (ISA-L's)
 // --batch-bases: at most 2^40, so that a window's reach (a few task sizes added up) cannot wrap.
 inline constexpr WholeRange kBatchBasesRange{1, std::uint64_t{1} << 40};
 inline constexpr WholeRange kRowGroupRowsRange{1, SIZE_MAX};    // --row-group-rows

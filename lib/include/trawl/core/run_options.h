@@ -41,8 +41,8 @@ struct RecordChoice {
   // ("" = mate 2 goes with mate 1, interleaved).
   std::string pair_match = "any";
   std::string output2, unmatched2;
-  // BGZF level of .gz outputs: 1 (fastest, the default: compressing dominates a filter
-  // run's time, and a higher level saves little on FASTQ) to 12 (smallest).
+  // BGZF level of .gz outputs: 0 (fastest) to 3 (smallest); 1 by default, since compressing
+  // dominates a filter run's time and a higher level saves little on FASTQ.
   int compress_level = 1;
 };
 

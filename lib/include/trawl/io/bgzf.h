@@ -9,8 +9,8 @@
 
 namespace trawl {
 
-// Appends `data` to `out` as complete BGZF blocks (none for empty data). `level` is libdeflate's
-// (1 fastest .. 12 smallest). Thread safe: each thread keeps its own compressor.
+// Appends `data` to `out` as complete BGZF blocks (none for empty data). `level` is ISA-L's
+// (0 fastest .. 3 smallest). Thread safe: each thread keeps its own working memory.
 void bgzf_compress(std::string_view data, UninitializedVector<char>& out, int level);
 
 // The empty block that ends every BGZF file.

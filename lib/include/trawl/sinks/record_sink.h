@@ -36,7 +36,7 @@ struct RecordSinkOptions {
   bool tag = false;
   RecordFormat format = RecordFormat::as_read;  // fastq of a FASTA record throws UsageError
   PairMatch pairs = PairMatch::none;
-  int level = 1;  // libdeflate level of BGZF outputs
+  int level = 1;  // ISA-L level of BGZF outputs
 };
 
 class RecordSink : public ResultSink {
