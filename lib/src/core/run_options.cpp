@@ -117,10 +117,15 @@ void check_records(const RunOptions& o, std::vector<std::string>& problems) {
   if (o.lines && !r.format.empty())
     problems.emplace_back("--format " + r.format + " with --lines: lines are written as read");
   if (o.lines && r.tag) problems.emplace_back("--tag with --lines: a line has no header to tag");
-  const auto gz = [](const std::string& p) { return p.size() > 3 && p.compare(p.size() - 3, 3, ".gz") == 0; };
-  if (r.compress_level != 1 && !gz(o.output) && !gz(r.unmatched) && !gz(r.output2) && !gz(r.unmatched2))
+  if (r.compress_level != 1 && !gzip_name(o.output) && !gzip_name(r.unmatched) && !gzip_name(r.output2) &&
+      !gzip_name(r.unmatched2))
     problems.push_back("--compress-level " + std::to_string(r.compress_level) +
                        ": no output is compressed (name one FILE.gz)");
+  // Options that shape rows, not records, would be silently ignored.
+  const std::pair<const char*, bool> row_options[] = {
+      {"--all-ends", o.all_ends}, {"--best", o.best}, {"--full-header", o.full_header}, {"--pattern-per-record", o.paired}};
+  for (const auto& [name, given] : row_options)
+    if (given) problems.push_back(std::string(name) + " does not apply to filter: it writes whole records, not rows");
   if (o.shape.command != (r.tag ? Command::hits : Command::contains) || o.shape.per_pair)
     problems.emplace_back("filter searches as contains (hits with --tag)");
 }
@@ -183,7 +188,9 @@ OutputFormat output_format(const RunOptions& o) {
   if (o.records.on) return OutputFormat::records;
   if (o.format == "parquet" || (o.format.empty() && ends_with(o.output, ".parquet")))
     return OutputFormat::parquet;
-  return ends_with(o.output, ".gz") ? OutputFormat::tsv_gz : OutputFormat::tsv;
+  return gzip_name(o.output) ? OutputFormat::tsv_gz : OutputFormat::tsv;
 }
+
+bool gzip_name(std::string_view path) { return ends_with(path, ".gz"); }
 
 }  // namespace trawl

@@ -160,7 +160,7 @@ class ParallelReading {
  public:
   ParallelReading(FastxReader& reader, int threads) : reader_(reader) {
     reader_.set_line_end_finder(find_line_end_in_parallel);
-    if (threads > 2) reader_.set_line_indexer(parallel_line_indexer());
+    if (threads >= 2) reader_.set_line_indexer(parallel_line_indexer());
   }
   ~ParallelReading() {
     reader_.set_line_end_finder({});

@@ -71,8 +71,6 @@ ResultShape row_shape(const RunOptions& options) {
   return shape;
 }
 
-bool ends_in_gz(const std::string& path) { return path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0; }
-
 PairMatch pair_match(const RunOptions& options) {
   const std::string& rule = options.records.pair_match;
   if (!paired_input(options)) return PairMatch::none;
@@ -112,13 +110,13 @@ class Outputs {
     const RecordChoice& r = options.records;
     RecordOutputs outputs;
     outputs.sinks[RecordOutputs::out] = &main_.bytes();
-    outputs.bgzf[RecordOutputs::out] = ends_in_gz(options.output);
+    outputs.bgzf[RecordOutputs::out] = gzip_name(options.output);
     const std::string* paths[3] = {&r.unmatched, &r.output2, &r.unmatched2};
     for (std::size_t i = 0; i < 3; ++i) {
       if (paths[i]->empty()) continue;
       more_[i].emplace(*paths[i], false, observer);
       outputs.sinks[i + 1] = &more_[i]->bytes();
-      outputs.bgzf[i + 1] = ends_in_gz(*paths[i]);
+      outputs.bgzf[i + 1] = gzip_name(*paths[i]);
     }
     RecordSinkOptions ro;
     ro.invert = r.invert;

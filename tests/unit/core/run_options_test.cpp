@@ -169,6 +169,38 @@ TEST_CASE("output_format: --format, else the output name, else TSV") {
   CHECK(output_format(o) == OutputFormat::tsv);
 }
 
+TEST_CASE("gzip_name: one rule for every compressed output") {
+  CHECK(gzip_name("x.tsv.gz"));
+  CHECK(gzip_name("dir/reads.fq.gz"));
+  CHECK(gzip_name(".gz"));
+  CHECK_FALSE(gzip_name("x.gzip"));
+  CHECK_FALSE(gzip_name("x.gz.tsv"));
+  CHECK_FALSE(gzip_name("-"));
+  CHECK_FALSE(gzip_name(""));
+}
+
+TEST_CASE("validate: filter refuses the options that shape rows, and --compress-level without a .gz output") {
+  RunOptions o = valid_options();
+  o.records.on = true;
+  o.shape.command = Command::contains;
+  CHECK(validate(o).empty());
+  o.best = true;
+  o.full_header = true;
+  std::vector<std::string> problems = validate(o);
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0] == "--best does not apply to filter: it writes whole records, not rows");
+  CHECK(problems[1] == "--full-header does not apply to filter: it writes whole records, not rows");
+  o.best = o.full_header = false;
+  o.records.compress_level = 3;
+  problems = validate(o);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0] == "--compress-level 3: no output is compressed (name one FILE.gz)");
+  o.records.unmatched = "rest.fq.gz";
+  CHECK(validate(o).empty());
+  o.records.compress_level = 4;
+  REQUIRE(validate(o).size() == 1);
+}
+
 TEST_CASE("effective_search: N filter default and selection") {
   RunOptions o = valid_options();
   CHECK(effective_search(o).max_n_frac == 0.2f);

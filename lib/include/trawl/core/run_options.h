@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trawl/core/results.h"
@@ -111,5 +112,8 @@ inline constexpr const char* kOutputExtensions = ".tsv, .tsv.gz or .parquet";
 
 // --format, else the output name (.parquet, .gz), else TSV.
 OutputFormat output_format(const RunOptions& options);
+
+// Whether an output of this name is written compressed (gzip; BGZF for records).
+bool gzip_name(std::string_view path);
 
 }  // namespace trawl
