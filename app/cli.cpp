@@ -126,7 +126,7 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
                  "positions stay those of the whole record")
       ->type_name("A:B")
       ->allow_extra_args(false);
-  cmd.add_option("-t,--threads", c.threads, "Worker threads (default: all cores)")
+  cmd.add_option("-t,--threads", c.threads, "Worker threads (default: the CPUs this process may use: affinity mask and cgroup quota)")
       ->check(fits<int>(kThreadsRange));
   cmd.add_option("--kernel", c.kernel,
                  "auto (fastest this CPU runs), scalar, avx2 or avx512")

@@ -5,7 +5,6 @@
 #include <system_error>
 #include <initializer_list>
 #include <string_view>
-#include <thread>
 
 #include "trawl/core/ranges.h"
 #include "trawl/core/region.h"
@@ -179,9 +178,8 @@ SearchOptions effective_search(const RunOptions& o) {
   return s;
 }
 
-int effective_threads(const RunOptions& o) {
-  return o.threads > 0 ? o.threads
-                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+int effective_threads(const RunOptions& o, int available_cpus) {
+  return o.threads > 0 ? o.threads : std::max(1, available_cpus);
 }
 
 OutputFormat output_format(const RunOptions& o) {

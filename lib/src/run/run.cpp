@@ -1,4 +1,5 @@
 #include "trawl/run/run.h"
+#include "trawl/run/cpus.h"
 
 #include <algorithm>
 #include <chrono>
@@ -210,7 +211,7 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   if (std::vector<std::string> problems = validate(options); !problems.empty())
     throw UsageError(problems.front());
   const SearchOptions search = effective_search(options);
-  const int threads = effective_threads(options);
+  const int threads = effective_threads(options, available_cpus());
   const auto loading = std::chrono::steady_clock::now();
   // --paired searches each pattern once: build its profile then rather than keep millions.
   PatternSet patterns(search, options.paired ? 0 : PatternSet::kPrecomputeLimit);

@@ -215,7 +215,8 @@ TEST_CASE("effective_search: N filter default and selection") {
   o.best = true;
   CHECK(effective_search(o).selection == Selection::best);
   o.threads = 3;
-  CHECK(effective_threads(o) == 3);
+  CHECK(effective_threads(o, 8) == 3);
   o.threads = 0;
-  CHECK(effective_threads(o) >= 1);
+  CHECK(effective_threads(o, 8) == 8);
+  CHECK(effective_threads(o, 0) == 1);
 }

@@ -100,8 +100,8 @@ std::vector<std::string> validate(const RunOptions& options);
 // selection filled in.
 SearchOptions effective_search(const RunOptions& options);
 
-// Worker threads: `threads`, or every core where 0.
-int effective_threads(const RunOptions& options);
+// Worker threads: `threads`, or the CPUs the process may use (run/cpus.h) where 0.
+int effective_threads(const RunOptions& options, int available_cpus);
 
 // records: filter's FASTA/FASTQ (BGZF where the name ends in .gz).
 enum class OutputFormat : std::uint8_t { tsv, tsv_gz, parquet, records };
