@@ -138,6 +138,10 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
   cmd.add_flag("-q,--quiet", line.quiet, "Log errors only");
   cmd.add_flag("-v,--verbose", line.verbose, "Also log the kernel and why, the search plan, batch size, per-input counts and stage times");
   cmd.add_option("inputs", c.inputs, "FASTA/FASTQ files, plain/gzip/BGZF ('-' or none = stdin)");
+  cmd.add_option("--json", c.json,
+                 "Also write a run summary as JSON (inputs, records, hits, per-pattern totals, seconds, "
+                 "threads, kernel); a name SAMPLE_mqc.json is picked up by MultiQC as a table row SAMPLE")
+      ->type_name("FILE");
   add_mate_options(cmd, c);
 }
 

@@ -129,6 +129,18 @@ void check_records(const RunOptions& o, std::vector<std::string>& problems) {
     problems.emplace_back("filter searches as contains (hits with --tag)");
 }
 
+// --json: a file of its own, beside the outputs.
+void check_json(const RunOptions& o, std::vector<std::string>& problems) {
+  if (o.json.empty()) return;
+  if (is_stdout(o.json)) {
+    problems.emplace_back("--json -: give a file name (stdout carries the results)");
+    return;
+  }
+  for (const std::string* other : {&o.output, &o.records.unmatched, &o.records.output2, &o.records.unmatched2})
+    if (!other->empty() && !is_stdout(*other) && same_place(o.json, *other))
+      problems.push_back("--json " + o.json + ": the same file as an output; give another file");
+}
+
 // Paired-end input: two mate files in place of the inputs, or --interleaved inputs; neither
 // with a mode whose records are not reads (--lines) or are matched to patterns one by one.
 void check_mates(const RunOptions& o, std::vector<std::string>& problems) {
@@ -160,6 +172,7 @@ std::vector<std::string> validate(const RunOptions& o) {
   check_names(o, problems);
   check_output_name(o, problems);
   check_records(o, problems);
+  check_json(o, problems);
   if (o.region)
     if (std::string problem = Region::problem(*o.region); !problem.empty()) problems.push_back(std::move(problem));
   const bool to_stdout = is_stdout(o.output);

@@ -1,5 +1,6 @@
 #include "trawl/run/run.h"
 #include "trawl/run/cpus.h"
+#include "trawl/run/summary_json.h"
 
 #include <algorithm>
 #include <chrono>
@@ -235,9 +236,15 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   FastxReader reader(reader_inputs(options), reader_options(options, threads));
   Outputs out(options, patterns, search, observer);
 
+  // --json: the run's own sink, seen through one that counts what each pattern found.
+  PatternTallies tallies;
+  std::unique_ptr<ResultSink> tally;
+  if (!options.json.empty()) tally = make_tally_sink(out.sink(), patterns.size(), row_shape(options), tallies);
+  ResultSink& sink = tally ? *tally : out.sink();
+
   const auto t0 = std::chrono::steady_clock::now();
   RunSummary summary;
-  summary.stats = run_pipeline(reader, patterns, search, kernel, out.sink(),
+  summary.stats = run_pipeline(reader, patterns, search, kernel, sink,
                                pipeline_options(options, search, threads),
                                per_batch(patterns, options.paired ? list.get() : nullptr, observer),
                                observer.wants_details() ? &summary.report : nullptr);
@@ -252,6 +259,12 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
     summary.others_written = !options.records.unmatched.empty();
     summary.matched = summary.inverted ? records->others() : records->written();
     summary.unmatched = summary.inverted ? records->written() : records->others();
+  }
+  if (!options.json.empty()) {
+    OutputFile json(options.json);
+    const std::string text = summary_json(options, start, summary, patterns, tallies);
+    json.write(text.data(), text.size());
+    json.commit();
   }
   observer.finished(summary);
   return summary;

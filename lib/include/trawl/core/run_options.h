@@ -73,6 +73,7 @@ struct RunOptions {
   RecordChoice records;              // filter
 
   std::string output = "-";          // "-" or empty = stdout
+  std::string json;                  // --json: the run summary's file ("" = none)
   std::string format;                // tsv | parquet | "" (from the output name)
   std::string compression = "zstd";  // Parquet: zstd | snappy | none
   std::size_t row_group_rows = 1 << 20;
