@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libcli11-dev libhts-dev libtbb-dev libspdlog-dev
-          doctest-dev zlib1g-dev libisal-dev libzstd-dev libsnappy-dev)
+          doctest-dev zlib1g-dev libisal-dev libzstd-dev libsnappy-dev help2man)
 # The bench preset also builds bench_speed against edlib (scripts/bench_speed.sh).
 [ "${1:-release}" = bench ] && packages+=(libedlib-dev)
 missing=()

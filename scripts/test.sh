@@ -29,8 +29,9 @@ if [ "${TRAWL_SKIP_SANITIZERS:-0}" != 1 ]; then
   # tests/lsan.supp: one known htslib leak on its threaded error path.
   export TRAWL_DIFF_CASES=12000 TRAWL_CMD_CASES=5000 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
-  # (The system-call budget is a property of the release build: ASan adds calls of its own.)
-  ctest --preset asan-ubsan --output-on-failure -j"$(nproc)" -E "parquet_crosscheck|syscall_budget"
+  # (The system-call budget is a property of the release build: ASan adds calls of its own;
+  # the package is the release build's.)
+  ctest --preset asan-ubsan --output-on-failure -j"$(nproc)" -E "parquet_crosscheck|syscall_budget|packaging"
 
   # ThreadSanitizer: the multi-threaded pipeline tests (every thread count and batch size,
   # tasks sized while they run, a long record's end and chunks' line index found by several
