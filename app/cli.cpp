@@ -24,6 +24,7 @@ struct Raw {
   bool no_region = false;
   bool no_cigar = false;
   std::string region;                   // --region A:B, checked by validate()
+  std::string shard;                    // --shard I/N, checked by validate()
 };
 
 // Examples per command; each runs as shown from the repository root on the bundled data/
@@ -126,6 +127,10 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
                  "positions stay those of the whole record")
       ->type_name("A:B")
       ->allow_extra_args(false);
+  cmd.add_option("--shard", raw.shard,
+                 "Only the I-th of N equal parts of the input's records (pairs), so N runs share one input; "
+                 "their outputs concatenated in order 1..N are one whole run's (a first pass counts the records)")
+      ->type_name("I/N");
   cmd.add_option("-t,--threads", c.threads, "Worker threads (default: the CPUs this process may use: affinity mask and cgroup quota)")
       ->check(fits<int>(kThreadsRange));
   cmd.add_option("--kernel", c.kernel,
@@ -291,6 +296,7 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
   }
   c.max_n_frac_given = chosen->count("--max-n-frac") > 0;
   if (chosen->count("--region") > 0) c.region = raw.region;
+  if (chosen->count("--shard") > 0) c.shard = raw.shard;
   c.search.alphabet.alphabet = *parse_alphabet(raw.alphabet);
   c.search.both_strands = !raw.no_rc;
   c.columns.region = !raw.no_region;

@@ -42,6 +42,9 @@
 #   --dir    work folder for data and outputs (default /tmp/trawl-bench-filter)
 #   --seed   data seed (default 31)
 #   --sassy  sassy binary (default ../shared/tools/sassy/sassy, else sassy on PATH)
+#   --only   run only these ids, comma separated (e.g. trawl.t1,contains.t1,cutadapt.t1)
+#   --pin    run every timed command under `taskset -c CPUS` (e.g. 1: one-thread timings on a
+#            CPU that other work is kept off)
 # Needs run_timed beside the trawl binary or in build/release (or RUN_TIMED=PATH), python3,
 # gzip.
 set -euo pipefail
@@ -56,6 +59,8 @@ csv=""
 dir=/tmp/trawl-bench-filter
 seed=31
 sassy=""
+only=""
+pin=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --trawl) trawl=$2; shift 2 ;;
@@ -65,6 +70,8 @@ while [[ $# -gt 0 ]]; do
     --dir) dir=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --sassy) sassy=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --pin) pin=(taskset -c "$2"); shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "bench_filter: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -163,6 +170,12 @@ else echo "bench_filter: seqkit not found, skipped (apt-get install -y seqkit)" 
 if [[ -n $sassy && -x $sassy ]] && "$sassy" filter -p "$P" -k 0 -j 1 "$PFA" > /dev/null 2>&1; then
   have_sassy=1; ids+=(sassy.t1)
 else echo "bench_filter: sassy not found or not runnable here, skipped" >&2; fi
+if [[ -n $only ]]; then
+  chosen=()
+  for id in "${ids[@]}"; do [[ ,$only, == *,$id,* ]] && chosen+=("$id"); done
+  ids=("${chosen[@]}")
+  ((${#ids[@]})) || { echo "bench_filter: --only $only names no id of: trawl.t1 trawl.t2 trawl-norc.t1 contains.t1 cutadapt.t1 seqkit.t1 sassy.t1" >&2; exit 2; }
+fi
 inputs=(plain gz)
 
 declare -A LABEL=([trawl]="trawl filter" [trawl-norc]="trawl filter --no-rc" [contains]="trawl contains"
@@ -195,7 +208,7 @@ kept() {
 }
 
 echo "CPU: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1) ($(nproc) online); $(date -u '+%Y-%m-%d %H:%M UTC'); load $(cut -d' ' -f1-3 /proc/loadavg); reps $reps"
-echo "trawl: $trawl ($("$trawl" --version))"
+echo "trawl: $trawl ($("$trawl" --version)); ids: ${ids[*]}${pin:+; pinned: ${pin[*]}}"
 ((have_cutadapt)) && echo "cutadapt: $(command -v cutadapt) ($(cutadapt --version))"
 ((have_seqkit)) && echo "seqkit: $(command -v seqkit) ($(seqkit version | awk '{ print $2 }'))"
 ((have_sassy)) && echo "sassy: $sassy ($("$sassy" --version | awk '{ print $2 }'))"
@@ -212,7 +225,7 @@ for ((r = 1; r <= reps; r++)); do
     for in in "${inputs[@]}"; do
       spec "$id" "$in"
       [[ -n $OUT ]] && rm -f "$OUT"  # a new output file each run
-      "$RUN_TIMED" "$WORK/t" "$STDOUT" "${CMD[@]}" ||
+      "$RUN_TIMED" "$WORK/t" "$STDOUT" "${pin[@]}" "${CMD[@]}" ||
         { echo "bench_filter: $id on $in failed:" >&2; cat "$WORK/t.stderr" >&2; exit 1; }
       read -r w u s k _ < "$WORK/t"
       n=$(kept)
@@ -255,20 +268,20 @@ echo
 echo "ratios (wall medians; trawl = trawl filter, both strands unless -norc):"
 target() {  # target TEXT VALUE OP GOAL (OP "" = no goal)
   local met=""
-  [[ -n $3 ]] && met=$(awk -v v="$2" -v g="$4" -v op="$3" 'BEGIN { print ((op == ">=" ? v >= g : v <= g) ? "met" : "NOT met") }')
+  [[ -n $3 && $2 != - ]] && met=$(awk -v v="$2" -v g="$4" -v op="$3" 'BEGIN { print ((op == ">=" ? v >= g : v <= g) ? "met" : "NOT met") }')
   printf '  %-50s %8s  %s\n' "$1" "$2" "$met"
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 for in in "${inputs[@]}"; do
   if ((have_cutadapt)); then
-    target "$in: cutadapt 1T / trawl 1T >= 15" "$(ratio "${WALL[cutadapt.t1.$in]}" "${WALL[trawl.t1.$in]}")" ">=" 15
-    target "$in: cutadapt 1T / trawl --no-rc 1T" "$(ratio "${WALL[cutadapt.t1.$in]}" "${WALL[trawl-norc.t1.$in]}")" "" ""
+    target "$in: cutadapt 1T / trawl 1T >= 15" "$(ratio "${WALL[cutadapt.t1.$in]:-}" "${WALL[trawl.t1.$in]:-}")" ">=" 15
+    target "$in: cutadapt 1T / trawl --no-rc 1T" "$(ratio "${WALL[cutadapt.t1.$in]:-}" "${WALL[trawl-norc.t1.$in]:-}")" "" ""
   fi
-  ((have_seqkit)) && target "$in: seqkit 1T / trawl 1T >= 5" "$(ratio "${WALL[seqkit.t1.$in]}" "${WALL[trawl.t1.$in]}")" ">=" 5
-  ((have_sassy)) && target "$in: sassy 1T / trawl 1T" "$(ratio "${WALL[sassy.t1.$in]}" "${WALL[trawl.t1.$in]}")" "" ""
-  target "$in: trawl filter / contains (1T) <= 1.3" "$(ratio "${WALL[trawl.t1.$in]}" "${WALL[contains.t1.$in]}")" "<=" 1.3
-  target "$in: trawl 1T / 2T >= 1.8" "$(ratio "${WALL[trawl.t1.$in]}" "${WALL[trawl.t2.$in]}")" ">=" 1.8
-  target "$in: trawl --no-rc / both strands (1T)" "$(ratio "${WALL[trawl-norc.t1.$in]}" "${WALL[trawl.t1.$in]}")" "" ""
+  ((have_seqkit)) && target "$in: seqkit 1T / trawl 1T >= 5" "$(ratio "${WALL[seqkit.t1.$in]:-}" "${WALL[trawl.t1.$in]:-}")" ">=" 5
+  ((have_sassy)) && target "$in: sassy 1T / trawl 1T" "$(ratio "${WALL[sassy.t1.$in]:-}" "${WALL[trawl.t1.$in]:-}")" "" ""
+  target "$in: trawl filter / contains (1T) <= 1.3" "$(ratio "${WALL[trawl.t1.$in]:-}" "${WALL[contains.t1.$in]:-}")" "<=" 1.3
+  target "$in: trawl 1T / 2T >= 1.8" "$(ratio "${WALL[trawl.t1.$in]:-}" "${WALL[trawl.t2.$in]:-}")" ">=" 1.8
+  target "$in: trawl --no-rc / both strands (1T)" "$(ratio "${WALL[trawl-norc.t1.$in]:-}" "${WALL[trawl.t1.$in]:-}")" "" ""
 done
 echo "  (this machine: $(nproc) CPUs; load at the end $(cut -d' ' -f1-3 /proc/loadavg))"
 
@@ -298,7 +311,7 @@ echo
 echo "trawl filter -v -t 1 stage times (one run each, stderr):"
 for in in "${inputs[@]}"; do
   spec trawl.t1 "$in"
-  "${CMD[@]}" -v 2> "$WORK/v.err" > /dev/null
+  "${pin[@]}" "${CMD[@]}" -v 2> "$WORK/v.err" > /dev/null
   echo "  $in: $(grep -E 'time:|done:' "$WORK/v.err" | sed 's/^\[trawl\] [a-z]*: //' | paste -sd '|' - | sed 's/|/; /g')"
   rm -f "$OUT"
 done

@@ -8,12 +8,17 @@
 
 #include "trawl/core/ranges.h"
 #include "trawl/core/region.h"
+#include "trawl/core/shard.h"
 
 namespace trawl {
 namespace {
 
 bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+bool one_of_inputs(const std::vector<std::string>& inputs, std::string_view name) {
+  return std::find(inputs.begin(), inputs.end(), name) != inputs.end();
 }
 
 bool one_of(std::string_view name, std::initializer_list<std::string_view> names) {
@@ -141,6 +146,15 @@ void check_json(const RunOptions& o, std::vector<std::string>& problems) {
       problems.push_back("--json " + o.json + ": the same file as an output; give another file");
 }
 
+// --shard: counts the input's records first, then reads them again, so never stdin.
+void check_shard(const RunOptions& o, std::vector<std::string>& problems) {
+  if (!o.shard) return;
+  if (std::string problem = Shard::problem(*o.shard); !problem.empty()) problems.push_back(std::move(problem));
+  const bool stdin_input = o.mate1.empty() ? o.inputs.empty() || one_of_inputs(o.inputs, "-") : o.mate1 == "-" || o.mate2 == "-";
+  if (stdin_input) problems.emplace_back("--shard needs input files: stdin cannot be read twice");
+  if (o.paired) problems.emplace_back("--shard and --pattern-per-record cannot be combined");
+}
+
 // Paired-end input: two mate files in place of the inputs, or --interleaved inputs; neither
 // with a mode whose records are not reads (--lines) or are matched to patterns one by one.
 void check_mates(const RunOptions& o, std::vector<std::string>& problems) {
@@ -175,6 +189,7 @@ std::vector<std::string> validate(const RunOptions& o) {
   check_json(o, problems);
   if (o.region)
     if (std::string problem = Region::problem(*o.region); !problem.empty()) problems.push_back(std::move(problem));
+  check_shard(o, problems);
   const bool to_stdout = is_stdout(o.output);
   if (output_format(o) == OutputFormat::parquet && to_stdout && o.stdout_is_terminal)
     problems.emplace_back("refusing to write Parquet to a terminal: use -o FILE.parquet or a pipe");

@@ -1073,6 +1073,23 @@ bool FastxReader::next(RecordBatch& batch, std::uint64_t limit) {
   }
 }
 
+std::uint64_t FastxReader::count_records(std::vector<std::string> paths, ReaderOptions options) {
+  options.keep_records = false;
+  FastxReader reader(std::move(paths), options);
+  FastaChunk chunk;
+  RecordBatch batch;
+  std::uint64_t records = 0;
+  for (;;) {
+    if (reader.next_chunk(chunk, std::uint64_t{64} << 20)) {
+      records += chunk.records;
+      continue;
+    }
+    batch.clear();
+    if (!reader.next(batch, kWhole)) return records;
+    records += batch.size();
+  }
+}
+
 bool FastxReader::next_chunk(FastaChunk& chunk, std::uint64_t target_bytes) {
   if (options_.mates != MateLayout::none) return false;  // pairs come from next()
   if (sequence_open()) throw std::logic_error("FastxReader: a record's sequence is still open");

@@ -8,15 +8,30 @@ namespace trawl {
 bool TaskSource::next(Task& t) {
   t.records.clear();
   t.has_chunk = false;
+  t.keep = UINT64_MAX;
+  if (!skipped_) skip_to_range();
   if (long_ && emit_window(t)) return true;
   t.is_window = false;
   if (next_records(t)) return true;
   return long_ && emit_window(t);
 }
 
+// --shard: the records before the range are read (and checked) as next() reads them, and
+// dropped.
+void TaskSource::skip_to_range() {
+  skipped_ = true;
+  RecordBatch scratch;
+  while (next_record_ < range_.first) {
+    scratch.clear();
+    if (!reader_.next(scratch, FastxReader::kWhole)) return;
+    ++next_record_;
+  }
+}
+
 // A batch of whole records of about the sizer's residues; the last record goes to long_
 // where it is longer than that.
 bool TaskSource::next_records(Task& t) {
+  if (next_record_ >= range_.end) return false;
   const std::uint64_t task_bases = sizer_.bases();
   if (reader_.mates() != MateLayout::none) return next_pairs(t, task_bases);
   // FASTA records are only cut out here and parsed by a worker, so reading keeps up with
@@ -24,14 +39,16 @@ bool TaskSource::next_records(Task& t) {
   if (reader_.next_chunk(t.chunk, task_bases)) {
     t.has_chunk = true;
     t.records.first_record = next_record_;
-    next_record_ += t.chunk.records;
+    if (t.chunk.records > range_.end - next_record_) t.keep = range_.end - next_record_;
+    next_record_ += std::min<std::uint64_t>(t.chunk.records, range_.end - next_record_);
     t.input_mark = reader_.mark();
     return true;
   }
   t.records.first_record = next_record_;
   bool took_long = false;
   // (A sequence in lines longer than a task is read only that far here: see read_long.)
-  while (t.records.bases() < task_bases && reader_.next(t.records, task_bases)) {
+  while (t.records.bases() < task_bases && next_record_ + t.records.size() < range_.end &&
+         reader_.next(t.records, task_bases)) {
     const std::size_t last = t.records.size() - 1;
     if (reader_.sequence_open() || t.records.seq(last).size() > task_bases) {
       take_long_record(t.records);  // sets next_record_ past the long record
@@ -49,7 +66,8 @@ bool TaskSource::next_records(Task& t) {
 bool TaskSource::next_pairs(Task& t, std::uint64_t task_bases) {
   RecordBatch& rb = t.records;
   rb.first_record = next_record_;
-  while ((rb.bases() < task_bases || rb.size() % 2 == 1) && reader_.next(rb, FastxReader::kWhole)) {
+  while ((rb.bases() < task_bases || rb.size() % 2 == 1) && next_record_ + rb.size() < range_.end &&
+         reader_.next(rb, FastxReader::kWhole)) {
   }
   next_record_ += rb.size();
   t.input_mark = reader_.mark();

@@ -84,6 +84,7 @@ void work_on(Batch& b, Searcher& searcher, const ResultSink& sink, const std::op
   if (t.has_chunk) {
     try {
       FastxReader::parse_chunk(t.chunk, t.records);
+      t.records.truncate(t.keep);
     } catch (const InputError&) {
       b.error = std::current_exception();
       return;
@@ -288,7 +289,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   const SearchMode mode{opt.shape, opt.paired};
   tbb::enumerable_thread_specific<Searcher> searchers([&] { return Searcher(patterns, options, kernel, mode); });
   TaskSizer sizer(opt.batch_bases, opt.shape.command == Command::hits);
-  TaskSource source(reader, patterns, opt.paired, opt.batch_bases, sizer, opt.region);
+  TaskSource source(reader, patterns, opt.paired, opt.batch_bases, sizer, opt.region, opt.records);
   LongRecordAssembler assembler(patterns, options, kernel, mode, sink);
   Writer writer(sink, assembler, sizer, opt.shape.command, reader, report);
   const ParallelReading parallel_reading(reader, threads);

@@ -1,5 +1,6 @@
 #include "trawl/run/run.h"
 #include "trawl/run/cpus.h"
+#include "trawl/core/shard.h"
 #include "trawl/run/summary_json.h"
 
 #include <algorithm>
@@ -234,6 +235,12 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
 
   // The reader first: a missing input fails before any output file is created.
   FastxReader reader(reader_inputs(options), reader_options(options, threads));
+  PipelineOptions pipeline = pipeline_options(options, search, threads);
+  if (options.shard) {
+    const std::uint64_t per = paired_input(options) ? 2 : 1;
+    const std::uint64_t records = FastxReader::count_records(reader_inputs(options), reader_options(options, threads));
+    pipeline.records = Shard::parse(*options.shard)->range(records / per, per);
+  }
   Outputs out(options, patterns, search, observer);
 
   // --json: the run's own sink, seen through one that counts what each pattern found.
@@ -245,7 +252,7 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   const auto t0 = std::chrono::steady_clock::now();
   RunSummary summary;
   summary.stats = run_pipeline(reader, patterns, search, kernel, sink,
-                               pipeline_options(options, search, threads),
+                               pipeline,
                                per_batch(patterns, options.paired ? list.get() : nullptr, observer),
                                observer.wants_details() ? &summary.report : nullptr);
   out.commit();

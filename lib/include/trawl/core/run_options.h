@@ -69,6 +69,7 @@ struct RunOptions {
   bool lines = false;        // --lines: inputs are plain text, a record per line
   bool paired = false;       // pattern i only in record i
   std::optional<std::string> region;  // --region A:B as given (core/region.h); none = whole records
+  std::optional<std::string> shard;   // --shard I/N as given (core/shard.h); none = every record
 
   RecordChoice records;              // filter
 

@@ -125,6 +125,10 @@ class FastxReader {
   // The reader's position now, for release() once everything read so far is used.
   InputMark mark() const;
 
+  // The records of `paths` (mates count one each), read and checked as next() and
+  // next_chunk() read them (errors are thrown the same way): --shard's first pass.
+  static std::uint64_t count_records(std::vector<std::string> paths, ReaderOptions options);
+
   // Records handed out so far, by next() or in chunks.
   std::uint64_t records_read() const { return records_; }
   // The inputs, in order ("-": stdin), and which one record `index` (0-based, over all

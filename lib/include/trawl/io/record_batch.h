@@ -62,6 +62,17 @@ struct RecordBatch {
     kinds.push_back(kind);
     qual_spans.push_back(qual);
   }
+  // Drops the records from index n on (their bytes stay in the arenas, unused): a --shard's
+  // last chunk may hold records of the next shard.
+  void truncate(std::size_t n) {
+    if (n >= size()) return;
+    for (std::size_t i = n; i < seq_spans.size(); ++i) seq_bases -= seq_spans[i].length;
+    name_spans.resize(n);
+    seq_spans.resize(n);
+    if (header_spans.size() > n) header_spans.resize(n);
+    if (qual_spans.size() > n) qual_spans.resize(n);
+    if (kinds.size() > n) kinds.resize(n);
+  }
   void clear() {
     names.clear();
     seqs.clear();

@@ -10,6 +10,7 @@
 
 #include "trawl/core/pattern_set.h"
 #include "trawl/core/region.h"
+#include "trawl/core/shard.h"
 #include "trawl/io/reader.h"
 #include "trawl/io/record_batch.h"
 #include "trawl/partition/long_record.h"
@@ -22,6 +23,9 @@ struct Task {
   RecordBatch records;
   FastaChunk chunk;
   bool has_chunk = false;
+  // The chunk's records to keep once parsed (a --shard's last chunk may hold the next
+  // shard's records); all where it is the maximum.
+  std::uint64_t keep = UINT64_MAX;
   InputMark input_mark;  // where the reader was after this task: released once it is written
   WindowTask window;
   bool is_window = false;
@@ -65,17 +69,20 @@ class TaskSource {
  public:
   // `paired`: pattern i only in record i. `max_task_bases`: the largest task the sizer gives.
   // `region`: a long record's windows cover only that part of it (read whole first).
+  // `records`: only these records become tasks (--shard): those before are read and dropped,
+  // reading stops after the last.
   TaskSource(FastxReader& reader, const PatternSet& patterns, bool paired,
              std::uint64_t max_task_bases, const TaskSizer& sizer,
-             std::optional<Region> region = std::nullopt)
+             std::optional<Region> region = std::nullopt, RecordRange records = {})
       : reader_(reader), patterns_(patterns), paired_(paired), max_task_bases_(max_task_bases),
-        sizer_(sizer), region_(region) {}
+        sizer_(sizer), region_(region), range_(records) {}
 
   // Fills `t` with the next task; false at the end of the input.
   bool next(Task& t);
 
  private:
   bool next_records(Task& t);
+  void skip_to_range();
   bool next_pairs(Task& t, std::uint64_t task_bases);
   void take_long_record(RecordBatch& rb);
   InputMark mark_in_long_record(std::uint64_t offset) const;
@@ -90,6 +97,8 @@ class TaskSource {
   const std::uint64_t max_task_bases_;
   const TaskSizer& sizer_;
   const std::optional<Region> region_;
+  const RecordRange range_;
+  bool skipped_ = false;  // the records before range_.first are read
   std::uint64_t next_record_ = 0;
   // A long record's first block where the rest of its input is of unknown size, and the
   // least read_long reads at once.

@@ -11,6 +11,7 @@
 #include "trawl/kernel/kernel.h"
 #include "trawl/core/pattern_set.h"
 #include "trawl/core/region.h"
+#include "trawl/core/shard.h"
 #include "trawl/io/reader.h"
 #include "trawl/core/results.h"
 #include "trawl/core/search_options.h"
@@ -25,6 +26,7 @@ struct PipelineOptions {
   ResultShape shape;
   bool best = false;  // --best (count keeps one hit per strand)
   std::optional<Region> region;  // --region: only this part of each record is searched
+  RecordRange records;           // --shard: only these records are searched and written
 };
 
 struct RunStats {
