@@ -9,11 +9,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Test tools: nodejs and npm for the Parquet crosscheck, strace for the system-call budget,
-# multiqc for the --json summary.
+# multiqc for the --json summary, snakemake for the workflow.
 tools=()
 command -v npm >/dev/null 2>&1 || tools+=(nodejs npm)
 command -v strace >/dev/null 2>&1 || tools+=(strace)
 command -v multiqc >/dev/null 2>&1 || tools+=(multiqc)
+command -v snakemake >/dev/null 2>&1 || tools+=(snakemake)
 if ((${#tools[@]})); then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
@@ -31,7 +32,7 @@ if [ "${TRAWL_SKIP_SANITIZERS:-0}" != 1 ]; then
     LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
   # (The system-call budget is a property of the release build: ASan adds calls of its own;
   # the package is the release build's.)
-  ctest --preset asan-ubsan --output-on-failure -j"$(nproc)" -E "parquet_crosscheck|syscall_budget|packaging"
+  ctest --preset asan-ubsan --output-on-failure -j"$(nproc)" -E "parquet_crosscheck|syscall_budget|packaging|snakemake_workflow"
 
   # ThreadSanitizer: the multi-threaded pipeline tests (every thread count and batch size,
   # tasks sized while they run, a long record's end and chunks' line index found by several
