@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "signals.h"
+#include "trawl/run/progress.h"
 
 namespace trawl::app {
 
@@ -41,7 +42,7 @@ void LogObserver::started(const RunStart& s) {
     spdlog::debug("batches of about {} bases, at most {} in flight on {} thread(s)", s.batch_bases,
                   s.batches_in_flight, s.threads);
   }
-  last_report_ = std::chrono::steady_clock::now();
+  last_report_ = started_ = std::chrono::steady_clock::now();
 }
 
 void LogObserver::temp_file_created(const std::string& path) { publish_temp_path(path); }
@@ -50,9 +51,9 @@ void LogObserver::progress(const RunStats& s) {
   const auto now = std::chrono::steady_clock::now();
   if (now - last_report_ < std::chrono::milliseconds(500)) return;
   last_report_ = now;
-  std::fprintf(stderr, "\r[trawl] %llu records, %.1f Mbp, %llu hits",
-               static_cast<unsigned long long>(s.records), static_cast<double>(s.bases) / 1e6,
-               static_cast<unsigned long long>(s.hits));
+  const double seconds = std::chrono::duration<double>(now - started_).count();
+  // (\033[K clears what a longer line before left.)
+  std::fprintf(stderr, "\r[trawl] %s\033[K", progress_text(s, seconds).c_str());
 }
 
 void LogObserver::finished(const RunSummary& summary) {

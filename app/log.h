@@ -34,6 +34,7 @@ class LogObserver : public RunObserver {
  private:
   bool show_progress_;
   std::chrono::steady_clock::time_point last_report_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point started_ = last_report_;  // for the time left
 };
 
 }  // namespace trawl::app

@@ -231,6 +231,12 @@ class FastxReader::File {
   // '>' FASTA, '@' FASTQ, 0 before the first record; and the name messages use.
   int format() const { return format_; }
   const std::string& display() const { return display_; }
+  // Bytes of the file read so far: the parse position of a mapped file, else what was read
+  // from it (compressed bytes for compressed input).
+  std::uint64_t position() const {
+    if (mapping_) return pos_;
+    return fp_ ? static_cast<std::uint64_t>(std::max<off_t>(0, htell(fp_->fp))) : file_size_;
+  }
 
   enum class ChunkResult { took, ended, use_next };
   // Moves whole records, about `target` bytes, into `chunk` unparsed; counts their records
@@ -1043,7 +1049,22 @@ bool FastxReader::index_lines(std::string_view bytes, UninitializedVector<std::u
   return trawl::index_lines(bytes.data(), bytes.size(), newlines);
 }
 
+std::uint64_t FastxReader::bytes_read() const {
+  return done_bytes_ + (file_ ? file_->position() : 0) + (mate_file_ ? mate_file_->position() : 0);
+}
+
+std::uint64_t FastxReader::input_size() const {
+  std::uint64_t total = 0;
+  for (const std::string& path : paths_) {
+    struct stat st {};
+    if (path == "-" || stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    total += static_cast<std::uint64_t>(st.st_size);
+  }
+  return total;
+}
+
 bool FastxReader::open_next_file() {
+  if (file_) done_bytes_ += file_->position();
   file_.reset();
   if (next_path_ >= paths_.size()) return false;
   first_record_[next_path_].store(records_, std::memory_order_release);

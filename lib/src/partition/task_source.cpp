@@ -10,7 +10,12 @@ bool TaskSource::next(Task& t) {
   t.has_chunk = false;
   t.keep = UINT64_MAX;
   if (!skipped_) skip_to_range();
-  if (long_ && emit_window(t)) return true;
+  const bool filled = (long_ && emit_window(t)) || next_filled(t);
+  t.input_bytes = reader_.bytes_read();
+  return filled;
+}
+
+bool TaskSource::next_filled(Task& t) {
   t.is_window = false;
   if (next_records(t)) return true;
   return long_ && emit_window(t);

@@ -191,6 +191,7 @@ class Writer {
     if (t.is_window) {
       stats.hits += assembler_.add(t.window, b.results, b.window);
       FastxReader::release(t.input_mark);
+      stats.input_read = t.input_bytes;
       if (t.window.last_of_record) {
         stats.records += 1;
         stats.bases += t.window.text.size();
@@ -206,6 +207,7 @@ class Writer {
     }
     sink_.write(t.records, b.results, b.formatted);
     FastxReader::release(t.input_mark);
+    stats.input_read = t.input_bytes;
     stats.records += t.records.size();
     stats.bases += t.records.bases();
     stats.hits += hits_in(b.results, command_);
@@ -297,6 +299,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   std::atomic<std::int64_t>* const timing = report ? stage_ns.data() : nullptr;
 
   RunStats stats;
+  stats.input_size = reader.input_size();
   bool input_done = false;
   const auto read = [&](tbb::flow_control& fc) -> Batch* {
     const StageTimer timer(timing);

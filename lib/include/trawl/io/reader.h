@@ -129,6 +129,12 @@ class FastxReader {
   // next_chunk() read them (errors are thrown the same way): --shard's first pass.
   static std::uint64_t count_records(std::vector<std::string> paths, ReaderOptions options);
 
+  // For progress: the bytes of the inputs read so far (compressed bytes of compressed
+  // input, ahead of the records handed out by what a buffer holds), and the inputs' total
+  // size where every input is a regular file (else 0).
+  std::uint64_t bytes_read() const;
+  std::uint64_t input_size() const;
+
   // Records handed out so far, by next() or in chunks.
   std::uint64_t records_read() const { return records_; }
   // The inputs, in order ("-": stdin), and which one record `index` (0-based, over all
@@ -182,6 +188,7 @@ class FastxReader {
   bool mates_done_ = false;          // both mate files ended together
   std::string mate1_name_;           // the last mate 1's name, without comment and /1
   std::uint64_t records_ = 0;
+  std::uint64_t done_bytes_ = 0;  // the sizes of the inputs read to their end
   LineEndFinder line_end_finder_;
   LineIndexer line_indexer_;
 };

@@ -27,6 +27,7 @@ struct Task {
   // shard's records); all where it is the maximum.
   std::uint64_t keep = UINT64_MAX;
   InputMark input_mark;  // where the reader was after this task: released once it is written
+  std::uint64_t input_bytes = 0;  // the reader's bytes_read() after this task (progress)
   WindowTask window;
   bool is_window = false;
 
@@ -81,6 +82,7 @@ class TaskSource {
   bool next(Task& t);
 
  private:
+  bool next_filled(Task& t);
   bool next_records(Task& t);
   void skip_to_range();
   bool next_pairs(Task& t, std::uint64_t task_bases);

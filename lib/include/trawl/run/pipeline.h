@@ -33,6 +33,9 @@ struct RunStats {
   std::uint64_t records = 0;
   std::uint64_t bases = 0;
   std::uint64_t hits = 0;  // hits found (for contains: records or pairs with a hit)
+  // Progress: the input bytes read when the last batch written was cut (compressed bytes of
+  // compressed input), and the inputs' size (0: unknown, e.g. stdin).
+  std::uint64_t input_read = 0, input_size = 0;
 };
 
 // How many batches a run on `threads` threads has in flight at most (their memory is the
