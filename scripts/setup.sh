@@ -6,8 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# help2man: the man page; file and dpkg-dev: cpack's .deb (its library dependencies).
 packages=(build-essential cmake pkg-config libcli11-dev libhts-dev libtbb-dev libspdlog-dev
-          doctest-dev zlib1g-dev libisal-dev libzstd-dev libsnappy-dev help2man)
+          doctest-dev zlib1g-dev libisal-dev libzstd-dev libsnappy-dev help2man file dpkg-dev)
 # The bench preset also builds bench_speed against edlib (scripts/bench_speed.sh).
 [ "${1:-release}" = bench ] && packages+=(libedlib-dev)
 missing=()
