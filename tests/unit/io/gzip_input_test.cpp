@@ -10,26 +10,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "support/gzip_bytes.h"
 #include "support/random_text.h"
 #include "trawl/io/gzip_input.h"
 
 using namespace trawl;
+using trawl::test::gzip_member;
 
 namespace {
 
-std::string gzip_member(const std::string& bytes, int level) {
-  z_stream z{};
-  REQUIRE(deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-  std::string out(deflateBound(&z, bytes.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  z.avail_in = static_cast<uInt>(bytes.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
 
 // Inflates `gz` whole: the source hands over at most `piece` bytes at a time, the reader asks
 // for `ask` bytes at a time.

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/gzip_bytes.h"
 #include "trawl/core/errors.h"
 #include "trawl/io/reader.h"
 
@@ -57,19 +58,7 @@ Made make_stream(std::mt19937_64& rng, bool fastq) {
   return m;
 }
 
-std::string gzip(const std::string& bytes) {
-  z_stream z{};
-  REQUIRE(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-  std::string out(deflateBound(&z, bytes.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  z.avail_in = static_cast<uInt>(bytes.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+std::string gzip(const std::string& bytes) { return trawl::test::gzip_member(bytes); }
 
 // BGZF: gzip members of at most 64 KiB, each with the 'BC' extra field giving its size, and
 // the empty end-of-file member.
