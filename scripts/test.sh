@@ -8,10 +8,13 @@
 # (scripts/tsan_tbb.sh; Debian's is not instrumented). Set TRAWL_SKIP_SANITIZERS=1 to skip both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Test tools: nodejs and npm for the Parquet crosscheck, strace for the system-call budget.
+# Test tools: nodejs and npm for the Parquet crosscheck, strace for the system-call budget,
+# samtools and bedtools for the CLI cases that read trawl's SAM and BED.
 tools=()
 command -v npm >/dev/null 2>&1 || tools+=(nodejs npm)
 command -v strace >/dev/null 2>&1 || tools+=(strace)
+command -v samtools >/dev/null 2>&1 || tools+=(samtools)
+command -v bedtools >/dev/null 2>&1 || tools+=(bedtools)
 if ((${#tools[@]})); then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
