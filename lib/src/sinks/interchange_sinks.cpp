@@ -6,6 +6,7 @@
 #include <functional>
 #include <span>
 #include <string_view>
+#include <system_error>
 #include <unordered_map>
 
 #include "row_writer.h"
