@@ -157,9 +157,8 @@ void add_table_options(CLI::App& cmd, RunOptions& c) {
                      kOutputExtensions + " (no extension: tsv; any other needs --format)")
       ->capture_default_str();
   cmd.add_option("--format", c.format,
-                 "tsv or parquet (default: from the -o extension .tsv, .tsv.gz or .parquet; "
-                 "stdout: tsv)")
-      ->check(CLI::IsMember({"tsv", "parquet"}));
+                 "tsv or parquet; hits also bed, paf or sam (default: from the -o extension; stdout: tsv)")
+      ->check(CLI::IsMember({"tsv", "parquet", "bed", "paf", "sam"}));
   cmd.add_option("--compression", c.compression, "Parquet compression: zstd, snappy or none")
       ->check(CLI::IsMember({"zstd", "snappy", "none"}))
       ->capture_default_str();
@@ -211,6 +210,9 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
   CLI::App* hits = app.add_subcommand("hits", "One row per hit");
   add_common_options(*hits, c, raw, line);
   add_table_options(*hits, c);
+  hits->add_option("--ref-lengths", c.ref_lengths,
+                   "SAM @SQ lengths: a .fai or NAME<TAB>LENGTH file (default: INPUT.fai beside a single "
+                   "input, else the records with hits)");
   hits->add_flag("--sam", c.columns.sam, "'-' rows: match_region and cigar in text direction");
   hits->add_flag("--no-region", raw.no_region, "Drop the match_region column");
   hits->add_flag("--no-cigar", raw.no_cigar, "Drop the cigar column");

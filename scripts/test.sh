@@ -9,12 +9,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Test tools: nodejs and npm for the Parquet crosscheck, strace for the system-call budget,
-# multiqc for the --json summary, snakemake for the workflow.
+# multiqc for the --json summary, snakemake for the workflow, samtools and bedtools for the
+# CLI cases that read trawl's SAM and BED.
 tools=()
 command -v npm >/dev/null 2>&1 || tools+=(nodejs npm)
 command -v strace >/dev/null 2>&1 || tools+=(strace)
 command -v multiqc >/dev/null 2>&1 || tools+=(multiqc)
 command -v snakemake >/dev/null 2>&1 || tools+=(snakemake)
+command -v samtools >/dev/null 2>&1 || tools+=(samtools)
+command -v bedtools >/dev/null 2>&1 || tools+=(bedtools)
 if ((${#tools[@]})); then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Golden CLI tests from a table (cases.tsv): name, expected exit code, a substring stderr
 # must contain ("-" = no check), and the command (run with bash; $TRAWL is the binary, $DATA
-# the bundled data, $FIX a folder of generated bad inputs). stdout must equal
+# the bundled data, $PARQUET_DUMP a Parquet-to-TSV printer, $FIX a folder of generated bad inputs). stdout must equal
 # expected/NAME.out when that file exists; otherwise it must be empty for a non-zero exit.
 # Usage: run_cli_tests.sh TRAWL_BINARY [--update]
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 export TRAWL="$1"
 export DATA="$here/../../data"
+# The test Parquet reader (tests/parquet), built beside the binary.
+export PARQUET_DUMP="$(dirname "$1")/tests/parquet/parquet_dump"
 update="${2:-}"
 export FIX="$(mktemp -d)"
 trap 'rm -rf "$FIX"' EXIT

@@ -91,6 +91,7 @@ trawl_bin=${3:-}
 if [ -n "$trawl_bin" ]; then
   data=$here/../../data
   "$(dirname "$trawl_bin")/make_workload" ascii 3000 > "$out/ab.fa" 2>/dev/null || printf '>t\nabab\n' > "$out/ab.fa"
+  : > "$out/empty.fa"  # (an empty result of every command is a valid file: issue 33)
   while IFS='|' read -r name args; do
     total=$((total + 1))
     prefix=$out/trawl_$name
@@ -112,6 +113,10 @@ count_zeros|count -f $data/primers.fa -k 2 --zeros --compression snappy $data/re
 count_by_pattern|count -f $data/primers.fa -k 3 --by pattern $data/genome.fa
 contains_records|contains -f $data/primers.fa -k 2 $data/reads.fastq.gz
 contains_by_pattern|contains -f $data/primers.fa -k 2 --by-pattern --compression none $data/reads.fastq.gz
+count_zero_rows|count -p TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT -k 0 $data/reads.fastq.gz
+count_by_pattern_empty_input|count --by pattern -f $data/primers.fa -k 0 $out/empty.fa
+contains_zero_rows|contains -f $data/primers.fa -k 0 $out/empty.fa
+contains_by_pair_zero_rows|contains --by pair -f $data/primers.fa -k 0 $out/empty.fa
 EOF2
 fi
 [ ${#small_args[@]} -gt 0 ] && run_compare "${small_args[@]}"

@@ -41,8 +41,8 @@ void check_patterns(const RunOptions& o, std::vector<std::string>& problems) {
 
 // Names the command line already restricts; checked again for other front ends.
 void check_names(const RunOptions& o, std::vector<std::string>& problems) {
-  if (!o.records.on && !one_of(o.format, {"", "tsv", "parquet"}))
-    problems.emplace_back("--format " + o.format + ": give tsv or parquet");
+  if (!o.records.on && !one_of(o.format, {"", "tsv", "parquet", "bed", "paf", "sam"}))
+    problems.emplace_back("--format " + o.format + ": give tsv, parquet, bed, paf or sam");
   if (o.records.on && !one_of(o.records.format, {"", "fasta", "fastq"}))
     problems.emplace_back("--format " + o.records.format + ": give fasta or fastq");
   if (!one_of(o.compression, {"zstd", "snappy", "none"}))
@@ -78,10 +78,23 @@ std::string_view extension_of(std::string_view path) {
 void check_output_name(const RunOptions& o, std::vector<std::string>& problems) {
   if (!o.format.empty() || o.records.on) return;
   const std::string_view extension = extension_of(o.output);
-  if (extension.empty() || one_of(extension, {".tsv", ".tsv.gz", ".parquet"})) return;
+  if (extension.empty() || one_of(extension, {".tsv", ".tsv.gz", ".parquet", ".bed", ".paf", ".sam"})) return;
   problems.push_back("-o " + o.output + ": trawl does not write " + std::string(extension) +
                      " files; name it " + std::string(kOutputExtensions) +
-                     ", or give --format tsv or --format parquet");
+                     ", or give --format");
+}
+
+// BED, PAF and SAM lines are hits; --ref-lengths is SAM's.
+void check_interchange(const RunOptions& o, std::vector<std::string>& problems) {
+  const OutputFormat f = output_format(o);
+  const bool interchange = f == OutputFormat::bed || f == OutputFormat::paf || f == OutputFormat::sam;
+  if (interchange && (o.records.on || o.shape.command != Command::hits)) {
+    const char* name = f == OutputFormat::bed ? "bed" : f == OutputFormat::paf ? "paf" : "sam";
+    problems.push_back(std::string("--format ") + name + " (or -o FILE." + name +
+                       "): only hits writes it (its lines are hits); give tsv or parquet");
+  }
+  if (!o.ref_lengths.empty() && f != OutputFormat::sam)
+    problems.emplace_back("--ref-lengths is for SAM output: give --format sam or -o FILE.sam");
 }
 
 bool is_stdout(const std::string& path) { return path.empty() || path == "-"; }
@@ -185,6 +198,7 @@ std::vector<std::string> validate(const RunOptions& o) {
   check_mates(o, problems);
   check_names(o, problems);
   check_output_name(o, problems);
+  check_interchange(o, problems);
   check_records(o, problems);
   check_json(o, problems);
   if (o.region)
@@ -212,6 +226,9 @@ int effective_threads(const RunOptions& o, int available_cpus) {
 
 OutputFormat output_format(const RunOptions& o) {
   if (o.records.on) return OutputFormat::records;
+  for (const auto& [name, format] : {std::pair{"bed", OutputFormat::bed}, std::pair{"paf", OutputFormat::paf},
+                                     std::pair{"sam", OutputFormat::sam}})
+    if (o.format == name || (o.format.empty() && ends_with(o.output, std::string(".") + name))) return format;
   if (o.format == "parquet" || (o.format.empty() && ends_with(o.output, ".parquet")))
     return OutputFormat::parquet;
   return gzip_name(o.output) ? OutputFormat::tsv_gz : OutputFormat::tsv;

@@ -54,6 +54,7 @@ void LongRecordAssembler::write(const WindowTask& t) {
   view_.seq_bases = t.text.size();
   view_.external_seq = t.text;
   view_.record_continues = !t.last_of_record;
+  view_.text_partial = t.partial;
   if (t.record->kept && t.last_of_record) {  // (only the last view is written)
     view_.header_spans.push_back({view_.names.size(), t.record->header.size()});
     view_.names += t.record->header;

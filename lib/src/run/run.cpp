@@ -94,7 +94,8 @@ class Outputs {
     const ParquetOptions parquet =
         format_ == OutputFormat::parquet ? parquet_options(options) : ParquetOptions{};
     sink_ = make_result_sink(format_, main_.bytes(), patterns, search.alphabet, row_shape(options),
-                             hit_columns(options.columns), parquet);
+                             hit_columns(options.columns), parquet,
+                             format_ == OutputFormat::sam ? sam_options(options) : SamOptions{});
   }
   ResultSink& sink() { return *sink_; }
   const RecordSink* records() const { return records_; }

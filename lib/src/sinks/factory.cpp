@@ -1,5 +1,8 @@
 #include "trawl/sinks/factory.h"
 
+#include <filesystem>
+#include <system_error>
+
 #include "trawl/core/errors.h"
 
 namespace trawl {
@@ -30,13 +33,33 @@ ParquetOptions parquet_options(const RunOptions& options) {
   return po;
 }
 
+SamOptions sam_options(const RunOptions& options) {
+  SamOptions so;
+  so.version = options.version;
+  so.command_line = options.command_line;
+  std::string lengths = options.ref_lengths;
+  std::error_code ec;
+  if (lengths.empty() && options.inputs.size() == 1 && options.inputs[0] != "-" &&
+      std::filesystem::is_regular_file(options.inputs[0] + ".fai", ec))
+    lengths = options.inputs[0] + ".fai";
+  if (!lengths.empty()) {
+    so.refs = read_ref_lengths(lengths);
+    so.collect = false;
+  }
+  return so;
+}
+
 std::unique_ptr<ResultSink> make_result_sink(OutputFormat format, ByteSink& out,
                                              const PatternSet& patterns,
                                              const AlphabetSpec& alphabet,
                                              const ResultShape& shape, const HitColumns& columns,
-                                             const ParquetOptions& parquet) {
+                                             const ParquetOptions& parquet, SamOptions sam) {
   HitColumns hit = columns;
   hit.mate = shape.mate;
+  // (validate() allows BED, PAF and SAM for hits only.)
+  if (format == OutputFormat::bed) return make_bed_sink(out, patterns, shape.mate);
+  if (format == OutputFormat::paf) return make_paf_sink(out, patterns, shape.mate);
+  if (format == OutputFormat::sam) return make_sam_sink(out, patterns, alphabet, shape.mate, std::move(sam));
   if (format == OutputFormat::parquet) {
     switch (shape.command) {
       case Command::hits: return make_parquet_hits_sink(out, patterns, alphabet, hit, parquet);

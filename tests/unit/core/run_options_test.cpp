@@ -111,22 +111,21 @@ TEST_CASE("validate: range errors name the option, the value and the range in pl
 
 TEST_CASE("validate: an -o extension trawl does not write needs --format") {
   RunOptions o = valid_options();
-  for (const char* name : {"x.tsv", "dir.v2/x.tsv.gz", "x.parquet", "-", "/dev/null", "results",
-                           ".hidden", "out.d/results"}) {
+  for (const char* name : {"x.tsv", "dir.v2/x.tsv.gz", "x.parquet", "x.bed", "x.paf", "x.sam", "-", "/dev/null",
+                           "results", ".hidden", "out.d/results"}) {
     CAPTURE(name);
     o.output = name;
     CHECK(validate(o).empty());
   }
   const std::pair<const char*, const char*> unknown[] = {
-      {"x.csv", ".csv"}, {"x.bed", ".bed"}, {"x.sam", ".sam"}, {"a/x.json", ".json"},
+      {"x.csv", ".csv"}, {"x.bam", ".bam"}, {"x.bed.gz", ".bed.gz"}, {"a/x.json", ".json"},
       {"x.tsv.zst", ".zst"}, {"x.csv.gz", ".csv.gz"}, {"x.gz", ".gz"}, {"run.2024", ".2024"}};
   for (const auto& [name, extension] : unknown) {
     CAPTURE(name);
     o.output = name;
     CHECK(validate(o) == std::vector<std::string>{
                              "-o " + std::string(name) + ": trawl does not write " + extension +
-                             " files; name it .tsv, .tsv.gz or .parquet, or give --format tsv "
-                             "or --format parquet"});
+                             " files; name it .tsv, .tsv.gz, .parquet, .bed, .paf or .sam, or give --format"});
     o.format = "tsv";
     CHECK(validate(o).empty());
     o.format.clear();
@@ -167,6 +166,37 @@ TEST_CASE("output_format: --format, else the output name, else TSV") {
   o.format.clear();
   o.output = "-";
   CHECK(output_format(o) == OutputFormat::tsv);
+  const std::pair<const char*, OutputFormat> interchange[] = {
+      {"bed", OutputFormat::bed}, {"paf", OutputFormat::paf}, {"sam", OutputFormat::sam}};
+  for (const auto& [name, format] : interchange) {
+    CAPTURE(name);
+    o.output = std::string("dir/hits.") + name;
+    CHECK(output_format(o) == format);
+    o.format = "tsv";  // --format wins over the name
+    CHECK(output_format(o) == OutputFormat::tsv);
+    o.output = "-";
+    o.format = name;
+    CHECK(output_format(o) == format);
+    o.format.clear();
+  }
+}
+
+TEST_CASE("validate: BED, PAF and SAM are hits only, and --ref-lengths is SAM's") {
+  RunOptions o = valid_options();
+  o.format = "bed";
+  CHECK(validate(o).empty());
+  for (Command command : {Command::count, Command::contains}) {
+    o.shape.command = command;
+    CHECK(validate(o) == std::vector<std::string>{
+                             "--format bed (or -o FILE.bed): only hits writes it (its lines are hits); give tsv or parquet"});
+  }
+  o.shape.command = Command::hits;
+  o.format.clear();
+  o.output = "x.sam";
+  o.ref_lengths = "genome.fa.fai";
+  CHECK(validate(o).empty());
+  o.output = "x.paf";
+  CHECK(validate(o) == std::vector<std::string>{"--ref-lengths is for SAM output: give --format sam or -o FILE.sam"});
 }
 
 TEST_CASE("gzip_name: one rule for every compressed output") {

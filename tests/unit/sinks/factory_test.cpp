@@ -5,7 +5,8 @@
 // command and format, the sink of that command's rows: TSV (plain text for tsv_gz too, as
 // compressing is the byte sink's business) with the header of the command and its shape and
 // columns, or Parquet (magic bytes, schema of the same columns, the asked row groups and
-// metadata), writing into the byte sink it was given.
+// metadata), or BED, PAF and SAM lines for hits, writing into the byte sink it was given;
+// sam_options() finds the SAM header lengths (--ref-lengths, INPUT.fai, else gathered).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "support/parquet_reader.h"
 #include "support/sink_fixture.h"
+#include "support/temp_dir.h"
 #include "trawl/core/errors.h"
 #include "trawl/sinks/factory.h"
 
@@ -35,8 +37,8 @@ BatchResults results_for(Command command) {
   BatchResults r;
   switch (command) {
     case Command::hits:
-      trawl::test::add_hit(r.hits, 0, 0, Strand::fwd, 0, 1, 5, {{4, '='}});
-      trawl::test::add_hit(r.hits, 1, 1, Strand::rc, 1, 0, 7, {{7, '='}});
+      trawl::test::add_hit(r.hits, 0, 0, Strand::fwd, 0, 1, 5, {{4, '='}}, 0, 4);
+      trawl::test::add_hit(r.hits, 1, 1, Strand::rc, 1, 0, 7, {{7, '='}}, 0, 7);
       break;
     case Command::count:
       r.pair_counts = {{0, 0, 2}, {1, 1, 1}};
@@ -193,4 +195,43 @@ TEST_CASE("sink factory: Parquet sinks for each command, with the same columns a
                                                     "match_region", "pattern_end"});
   CHECK(f.values[1].str == std::vector<std::string>{"r0", "r1"});
   CHECK(f.values[4].i64 == std::vector<std::int64_t>{1, 0});
+}
+
+TEST_CASE("sink factory: hits as BED, PAF and SAM lines") {
+  ResultShape shape;
+  shape.command = Command::hits;
+  CHECK(output_of(OutputFormat::bed, shape) == "r0\t1\t5\tpA\t0\t+\nr1\t0\t7\tpB\t1\t-\n");
+  CHECK(output_of(OutputFormat::paf, shape) ==
+        "pA\t4\t0\t4\t+\tr0\t6\t1\t5\t4\t4\t255\tNM:i:0\tcg:Z:4=\n"
+        "pB\t7\t0\t7\t-\tr1\t7\t0\t7\t7\t7\t255\tNM:i:0\tcg:Z:7=\n");
+  const std::string sam = output_of(OutputFormat::sam, shape);
+  CHECK(sam.rfind("@HD\tVN:1.6\tSO:unsorted\n@SQ\tSN:r0\tLN:6\n@SQ\tSN:r1\tLN:7\n@PG\tID:trawl\t", 0) == 0);
+  CHECK(sam.find("\npA\t0\tr0\t2\t255\t4=\t") != std::string::npos);
+}
+
+TEST_CASE("sink factory: sam_options from --ref-lengths, else INPUT.fai beside one input, else gathered") {
+  const trawl::test::TempDir dir("trawl-sam-options");
+  RunOptions o;
+  o.version = "1.2";
+  o.command_line = "trawl hits";
+  o.inputs = {dir.write("g.fa", ">c\nACGT\n")};
+  SamOptions so = sam_options(o);
+  CHECK(so.collect);
+  CHECK(so.refs.empty());
+  CHECK(so.version == "1.2");
+  CHECK(so.command_line == "trawl hits");
+  dir.write("g.fa.fai", "c\t4\t3\t4\t5\n");
+  so = sam_options(o);
+  CHECK_FALSE(so.collect);
+  REQUIRE(so.refs.size() == 1);
+  CHECK(so.refs[0].name == "c");
+  CHECK(so.refs[0].length == 4);
+  o.inputs.push_back(o.inputs[0]);  // two inputs: no INPUT.fai
+  CHECK(sam_options(o).collect);
+  o.ref_lengths = dir.write("len.tsv", "c\t4\nd\t9\n");
+  so = sam_options(o);
+  CHECK_FALSE(so.collect);
+  CHECK(so.refs.size() == 2);
+  o.ref_lengths = dir.file("missing.tsv");
+  CHECK_THROWS_AS(sam_options(o), InputError);
 }

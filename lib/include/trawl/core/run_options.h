@@ -75,7 +75,8 @@ struct RunOptions {
 
   std::string output = "-";          // "-" or empty = stdout
   std::string json;                  // --json: the run summary's file ("" = none)
-  std::string format;                // tsv | parquet | "" (from the output name)
+  std::string format;                // tsv | parquet | bed | paf | sam | "" (from the output name)
+  std::string ref_lengths;           // SAM @SQ lengths: a .fai or NAME<TAB>LENGTH file ("" = none)
   std::string compression = "zstd";  // Parquet: zstd | snappy | none
   std::size_t row_group_rows = 1 << 20;
 
@@ -105,14 +106,15 @@ SearchOptions effective_search(const RunOptions& options);
 // Worker threads: `threads`, or the CPUs the process may use (run/cpus.h) where 0.
 int effective_threads(const RunOptions& options, int available_cpus);
 
-// records: filter's FASTA/FASTQ (BGZF where the name ends in .gz).
-enum class OutputFormat : std::uint8_t { tsv, tsv_gz, parquet, records };
+// records: filter's FASTA/FASTQ (BGZF where the name ends in .gz). bed, paf, sam: hits only
+// (sinks/interchange_sinks.h).
+enum class OutputFormat : std::uint8_t { tsv, tsv_gz, parquet, records, bed, paf, sam };
 
 // The -o extensions that pick a format without --format, for messages and help; a name
 // without an extension is TSV, one with any other extension needs --format (validate()).
-inline constexpr const char* kOutputExtensions = ".tsv, .tsv.gz or .parquet";
+inline constexpr const char* kOutputExtensions = ".tsv, .tsv.gz, .parquet, .bed, .paf or .sam";
 
-// --format, else the output name (.parquet, .gz), else TSV.
+// --format, else the output name (.parquet, .bed, .paf, .sam, .gz), else TSV.
 OutputFormat output_format(const RunOptions& options);
 
 // Whether an output of this name is written compressed (gzip; BGZF for records).

@@ -37,6 +37,9 @@ struct RecordBatch {
   // Set on the views of a long record's rows written before its last window: more rows of
   // the same record follow.
   bool record_continues = false;
+  // Set where external_seq is only the part of the record read so far (its length is not
+  // yet the record's).
+  bool text_partial = false;
 
   // Only with ReaderOptions::keep_records, for writing records back out as read: each
   // record's header line (without '>' or '@'; in `names` or borrowed), its quality (FASTQ:
@@ -83,6 +86,7 @@ struct RecordBatch {
     borrowed_mapping.reset();
     external_seq = {};
     record_continues = false;
+    text_partial = false;
     quals.clear();
     header_spans.clear();
     qual_spans.clear();
