@@ -134,7 +134,7 @@ void check_demux(const RunOptions& o, std::vector<std::string>& problems) {
   const std::string_view table = extension_of(d.assignments);
   if (!d.assignments.empty() && !one_of(table, {"", ".tsv", ".tsv.gz", ".parquet"}))
     problems.push_back("--assignments " + d.assignments + ": name it .tsv, .tsv.gz or .parquet");
-  if (!d.report.empty() && !one_of(extension_of(d.report), {".tsv", ".parquet", ".json"}))
+  if (!d.report.empty() && !is_stdout(d.report) && !one_of(extension_of(d.report), {".tsv", ".parquet", ".json"}))
     problems.push_back("--report " + d.report + ": name it .tsv, .parquet or .json");
   if (d.out_pattern.find("{id}") == std::string::npos)
     problems.push_back("--out-pattern " + d.out_pattern + ": it needs {id} (the barcode id)");
