@@ -1,7 +1,8 @@
 // demux, end to end (run() with RunOptions::demux): on seeded random panels with planted
 // barcodes, each record's assignment (best id, cost, hit, runner-up, ambiguous/unassigned)
 // equals the one made from every pattern's lowest cost by the DP oracle, at every alphabet,
-// strand option, N filter, --region, --min-margin, thread count and batch size; a shuffled
+// strand option, N filter, --region, --min-margin, thread count and batch size (long records
+// in windows included); a shuffled
 // barcode file gives the same assignments byte for byte; the files of --out-dir hold each
 // record once, in the file of its assignment, in input order (so together they are the
 // input); 20,000 barcodes work through a pool of 16 open files; paired input follows
@@ -64,12 +65,13 @@ struct Reads {
   std::vector<std::string> seqs, ids;
 };
 
-// Reads with 0, 1 or 2 barcodes planted near the start (some reverse-complemented).
+// Reads with 0, 1 or 2 barcodes planted in their first half (some reverse-complemented); a few
+// are long enough to be searched in windows at a small batch size.
 Reads make_reads(std::mt19937_64& rng, const std::vector<Barcode>& panel, const std::string& letters, int n,
                  const std::string& prefix = "r") {
   Reads reads;
   for (int r = 0; r < n; ++r) {
-    std::string seq = test::random_text(rng, 10 + rng() % 60, letters);
+    std::string seq = test::random_text(rng, rng() % 12 == 0 ? 1000 + rng() % 1500 : 10 + rng() % 60, letters);
     const int planted = static_cast<int>(rng() % 4 == 0 ? 0 : rng() % 6 == 0 ? 2 : 1);
     for (int p = 0; p < planted; ++p) {
       std::string bc = mutate(rng, panel[rng() % panel.size()].seq, letters, static_cast<int>(rng() % 3));
