@@ -61,13 +61,14 @@ void LogObserver::finished(const RunSummary& summary) {
   static const char* what[] = {"hits", "hits", "with hits"};
   const RunStats& stats = summary.stats;
   const double secs = summary.seconds;
-  auto percent = [&](std::uint64_t n) {
-    return stats.records ? 100.0 * static_cast<double>(n) / static_cast<double>(summary.assigned + summary.ambiguous + summary.unassigned_reads) : 0.0;
+  const std::uint64_t sorted = summary.assigned + summary.ambiguous + summary.unassigned_reads;
+  auto percent = [sorted](std::uint64_t n) {
+    return sorted ? 100.0 * static_cast<double>(n) / static_cast<double>(sorted) : 0.0;
   };
   if (summary.demuxed) {
-    spdlog::info("done: {} records read, {} {}: {} assigned ({:.2f}%), {} ambiguous ({:.2f}%), {} unassigned ({:.2f}%) "
-                 "in {:.3f} s ({:.1f} Mbp/s, kernel {})",
-                 stats.records, summary.assigned + summary.ambiguous + summary.unassigned_reads,
+    spdlog::info("done: {} records read, {} {}: {} assigned ({:.2f}%), {} ambiguous ({:.2f}%), "
+                 "{} unassigned ({:.2f}%) in {:.3f} s ({:.1f} Mbp/s, kernel {})",
+                 stats.records, sorted,
                  summary.paired ? "pairs" : "records", summary.assigned, percent(summary.assigned),
                  summary.ambiguous, percent(summary.ambiguous), summary.unassigned_reads,
                  percent(summary.unassigned_reads), secs,

@@ -150,7 +150,7 @@ class Outputs {
     so.mate = d.barcode_mate == "1" ? BarcodeMate::first : d.barcode_mate == "2" ? BarcodeMate::second : BarcodeMate::either;
     so.parquet = parquet_options(options);
     if (!d.assignments.empty()) {
-      so.assignments_parquet = d.assignments.size() >= 8 && d.assignments.ends_with(".parquet");
+      so.assignments_parquet = d.assignments.ends_with(".parquet");
       more_[0].emplace(d.assignments, ends_in_gz(d.assignments), observer);
       so.assignments = &more_[0]->bytes();
     }
