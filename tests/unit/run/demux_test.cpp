@@ -6,7 +6,8 @@
 // barcode file gives the same assignments byte for byte; the files of --out-dir hold each
 // record once, in the file of its assignment, in input order (so together they are the
 // input); 20,000 barcodes work through a pool of 16 open files; paired input follows
-// --barcode-mate with both mates in the files of the pair; bad barcode sets are usage errors.
+// --barcode-mate with both mates in the files of the pair; the Parquet assignments and report
+// hold the TSV's values; bad barcode sets are usage errors.
 #include <doctest/doctest.h>
 #include <zlib.h>
 
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "support/oracle.h"
+#include "support/parquet_reader.h"
 #include "support/random_text.h"
 #include "support/temp_dir.h"
 #include "trawl/core/errors.h"
@@ -402,4 +404,51 @@ TEST_CASE("demux: a duplicate, empty or reserved barcode id, or an id with '/', 
     CHECK(!std::filesystem::exists(o.demux.assignments));
     CHECK((!std::filesystem::exists(o.demux.out_dir) || std::filesystem::is_empty(o.demux.out_dir)));
   }
+}
+
+TEST_CASE("demux: Parquet --assignments and --report hold the values of the TSV ones") {
+  std::mt19937_64 rng(11);
+  TempDir dir("trawl_demux_parquet");
+  const std::vector<Barcode> panel = random_panel(rng, 5, 9);
+  const Reads reads = make_reads(rng, panel, "ACGT", 300);
+  RunOptions o = demux_options(dir.write("bc.fa", barcode_fasta(panel)), 1);
+  o.inputs = {dir.write("in.fq", reads.text)};
+  o.demux.assignments = dir.file("a.tsv");
+  o.demux.report = dir.file("r.tsv");
+  o.row_group_rows = 64;  // several row groups
+  Quiet q;
+  run(o, q);
+  o.demux.assignments = dir.file("a.parquet");
+  o.demux.report = dir.file("r.parquet");
+  run(o, q);
+  // Each Parquet file as TSV: its column names, then its rows (-1 for a missing number: '*').
+  auto as_tsv = [](const std::string& path) {
+    const std::string bytes = read_file_bytes(path);
+    const test::parquet::File f =
+        test::parquet::read_file(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    std::string text;
+    for (std::size_t c = 0; c < f.columns.size(); ++c) text += (c ? "\t" : "") + f.columns[c].name;
+    text += '\n';
+    for (std::int64_t r = 0; r < f.num_rows; ++r) {
+      for (std::size_t c = 0; c < f.columns.size(); ++c) {
+        const test::parquet::ColumnValues& v = f.values[c];
+        const auto i = static_cast<std::size_t>(r);
+        std::string cell = f.columns[c].type == test::parquet::PhysicalType::int32 ? std::to_string(v.i32[i])
+                           : f.columns[c].type == test::parquet::PhysicalType::int64 ? std::to_string(v.i64[i])
+                                                                                     : v.str[i];
+        text += (c ? "\t" : "") + (cell == "-1" ? std::string("*") : cell);
+      }
+      text += '\n';
+    }
+    return text;
+  };
+  CHECK(as_tsv(dir.file("a.parquet")) == read_file_bytes(dir.file("a.tsv")));
+  // The report's Parquet has no fraction column (the writer has no floating-point type).
+  std::string report;
+  std::istringstream lines(read_file_bytes(dir.file("r.tsv")));
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t a = line.find('\t'), b = line.find('\t', a + 1), c = line.find('\t', b + 1);
+    report += line.substr(0, b) + line.substr(c) + "\n";
+  }
+  CHECK(as_tsv(dir.file("r.parquet")) == report);
 }
