@@ -35,6 +35,7 @@ Examples (from the repository root, on the bundled data/):
   trawl count -l data/barcodes.txt -k 1 --by pattern data/reads.fastq.gz
   trawl contains -f data/primers.fa -k 2 data/reads.fastq.gz
   trawl filter -f data/primers.fa -k 2 -o with_primer.fastq.gz data/reads.fastq.gz
+  trawl demux -l data/barcodes.txt -k 1 --out-dir demuxed --report report.tsv data/reads.fastq.gz
 )";
 constexpr const char* kHitsExamples = R"(
 Examples (from the repository root, on the bundled data/):
@@ -55,6 +56,19 @@ Examples (from the repository root, on the bundled data/):
   trawl filter -f data/primers.fa -k 2 -o with_primer.fastq.gz data/reads.fastq.gz
   trawl filter -f data/primers.fa -k 2 --invert --format fasta data/reads.fastq.gz
   trawl filter -p TATCTATCTGGCATTCAACCAGG -k 3 --tag --unmatched rest.fastq.gz -o kept.fastq data/reads.fastq.gz
+)";
+constexpr const char* kDemuxExamples = R"(
+Each record goes to the barcode with the lowest cost over all its hits (both strands unless
+--no-rc, within --region where given); two or more barcodes at that cost: 'ambiguous'
+(never a guess; ties do not depend on the order of the barcode file); no hit <= k:
+'unassigned'. --assignments columns: text_id assignment best_id cost strand start end
+[mate] second_id second_cost ('*' where none; Parquet: -1); best_id and second_id are the
+two lowest (cost, id) barcodes, so an ambiguous row names two of the tied.
+
+Examples (from the repository root, on the bundled data/):
+  trawl demux -l data/barcodes.txt -k 1 --region 1:40 --report report.tsv data/reads.fastq.gz
+  trawl demux -l data/barcodes.txt -k 1 --out-dir demuxed --assignments assignments.tsv data/reads.fastq.gz
+  trawl demux -l data/barcodes.txt -k 1 --min-margin 2 --report report.json --assignments assignments.parquet data/reads.fastq.gz
 )";
 constexpr const char* kContainsExamples = R"(
 Examples (from the repository root, on the bundled data/):
@@ -196,6 +210,44 @@ void add_record_options(CLI::App& cmd, RunOptions& c) {
                "each matched record's header");
 }
 
+// demux's outputs: a table of assignments, the records by barcode, a per-barcode report.
+void add_demux_options(CLI::App& cmd, RunOptions& c) {
+  DemuxChoice& d = c.demux;
+  cmd.add_option("--assignments", d.assignments,
+                 "One row per record (pair), in input order: .tsv, .tsv.gz or .parquet (by name)");
+  cmd.add_option("--out-dir", d.out_dir,
+                 "Write each record as read to the file of its barcode (and ambiguous, unassigned) in "
+                 "this folder (made if missing); files appear only when the run succeeds");
+  cmd.add_option("--out-pattern", d.out_pattern,
+                 "File names in --out-dir: {id} is the barcode id (or ambiguous, unassigned), {mate} "
+                 "1 or 2 for paired input (without it the mates go interleaved); .gz: BGZF")
+      ->capture_default_str();
+  cmd.add_option("--max-open", d.max_open,
+                 "Files open at once at most (others are closed and reopened to append; default: half "
+                 "the open-file limit, ulimit -n, at most 4096)")
+      ->check(fits<std::size_t>(kMaxOpenRange))
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+  cmd.add_flag("--all-files", d.all_files, "Also write empty files for barcodes without records");
+  cmd.add_option("--report", d.report,
+                 "One row per barcode (zeros too), then ambiguous and unassigned: reads, fraction and "
+                 "the histogram of costs 0..k: .tsv, .json or .parquet (no fraction column), by name");
+  cmd.add_option("--min-margin", d.min_margin,
+                 "The runner-up barcode's cost must exceed the best's by at least this, else ambiguous")
+      ->check(fits<int>(kMinMarginRange))
+      ->capture_default_str();
+  cmd.add_option("--barcode-mate", d.barcode_mate,
+                 "Paired input: the mate that carries the barcode: 1, 2 or either (each barcode's "
+                 "lowest cost over both); both mates follow the assignment")
+      ->check(CLI::IsMember({"1", "2", "either"}))
+      ->capture_default_str();
+  cmd.add_option("--compress-level", d.compress_level, "BGZF level of .gz record files, 0 (fastest) to 3 (smallest)")
+      ->check(fits<int>(kCompressLevelRange))
+      ->capture_default_str();
+  cmd.add_option("--compression", c.compression, "Parquet compression: zstd, snappy or none")
+      ->check(CLI::IsMember({"zstd", "snappy", "none"}))
+      ->capture_default_str();
+}
+
 }  // namespace
 
 std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) {
@@ -252,6 +304,12 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
   add_record_options(*filter, c);
   filter->footer(kFilterExamples);
 
+  CLI::App* demux = app.add_subcommand(
+      "demux", "Each record (pair) to its best barcode: lowest cost wins, ties are 'ambiguous', none 'unassigned'");
+  add_common_options(*demux, c, raw, line);
+  add_demux_options(*demux, c);
+  demux->footer(kDemuxExamples);
+
   for (int i = 0; i < argc; ++i) {
     if (i) c.command_line += ' ';
     c.command_line += argv[i];
@@ -260,9 +318,9 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
   // is required.
   const std::string first = argc > 1 ? argv[1] : "";
   if (!first.empty() && first[0] != '-' && !hits->check_name(first) &&
-      !count->check_name(first) && !contains->check_name(first) && !filter->check_name(first)) {
+      !count->check_name(first) && !contains->check_name(first) && !filter->check_name(first) && !demux->check_name(first)) {
     std::cerr << "[trawl] error: unknown command '" << first
-              << "'; the commands are hits, count, contains and filter\nRun with --help for usage.\n";
+              << "'; the commands are hits, count, contains, filter and demux\nRun with --help for usage.\n";
     return 2;
   }
   try {
@@ -279,10 +337,15 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& line) 
     return 2;
   }
 
-  CLI::App* chosen = hits->parsed() ? hits : count->parsed() ? count : contains->parsed() ? contains : filter;
-  // filter searches as contains, or as hits where --tag needs the best hit.
+  CLI::App* chosen = hits->parsed()       ? hits
+                     : count->parsed()    ? count
+                     : contains->parsed() ? contains
+                     : filter->parsed()   ? filter
+                                          : demux;
+  // filter searches as contains, or as hits where --tag needs the best hit; demux as hits.
   c.records.on = filter->parsed();
-  c.shape.command = hits->parsed() || (c.records.on && c.records.tag) ? Command::hits
+  c.demux.on = demux->parsed();
+  c.shape.command = hits->parsed() || c.demux.on || (c.records.on && c.records.tag) ? Command::hits
                     : count->parsed()                                 ? Command::count
                                                                       : Command::contains;
   c.shape.per_pattern_totals = raw.count_by == "pattern";

@@ -62,7 +62,19 @@ void LogObserver::finished(const RunSummary& summary) {
   static const char* what[] = {"hits", "hits", "with hits"};
   const RunStats& stats = summary.stats;
   const double secs = summary.seconds;
-  if (summary.filtered) {
+  const std::uint64_t sorted = summary.assigned + summary.ambiguous + summary.unassigned_reads;
+  auto percent = [sorted](std::uint64_t n) {
+    return sorted ? 100.0 * static_cast<double>(n) / static_cast<double>(sorted) : 0.0;
+  };
+  if (summary.demuxed) {
+    spdlog::info("done: {} records read, {} {}: {} assigned ({:.2f}%), {} ambiguous ({:.2f}%), "
+                 "{} unassigned ({:.2f}%) in {:.3f} s ({:.1f} Mbp/s, kernel {})",
+                 stats.records, sorted,
+                 summary.paired ? "pairs" : "records", summary.assigned, percent(summary.assigned),
+                 summary.ambiguous, percent(summary.ambiguous), summary.unassigned_reads,
+                 percent(summary.unassigned_reads), secs,
+                 secs > 0 ? static_cast<double>(stats.bases) / secs / 1e6 : 0.0, summary.kernel);
+  } else if (summary.filtered) {
     const char* sent = summary.inverted ? "unmatched" : "matched";
     const char* other = summary.inverted ? "matched" : "unmatched";
     spdlog::info("done: {} records read, {} matched, {} unmatched; the {} written to the output{} "

@@ -30,6 +30,9 @@ printf 'ACGT\n\nTTTT\r\n' > "$FIX/patterns.txt"
 mkdir -p "$FIX/adir"
 printf '>r1\nACGT\x00ACGT\n' > "$FIX/nul.fa"
 { printf '>'; head -c 1048576 /dev/zero | tr '\0' 'h'; printf ' desc\nTTTATCTATCTGGCATTCAACCAGGTT\n'; } > "$FIX/longheader.fa"
+# demux: barcodes A=ACGTACGT and B=TTGGCCAA at the read start, one read with neither, one with
+# both (ambiguous at k >= 0), one with A at cost 1 and B at cost 0.
+printf '@r1 x\nACGTACGTAAAAAAAAAAAA\n+\nIIIIIIIIIIIIIIIIIIII\n@r2\nTTGGCCAATTTTTTTTTTTT\n+\nIIIIIIIIIIIIIIIIIIII\n@r3\nGGGGGGGGGGGGGGGGGGGG\n+\nIIIIIIIIIIIIIIIIIIII\n@r4\nACGTACGTCCTTGGCCAACC\n+\nIIIIIIIIIIIIIIIIIIII\n@r5\nACGAACGTCCTTGGCCAACC\n+\nIIIIIIIIIIIIIIIIIIII\n' > "$FIX/demux.fq"
 # A BGZF file with bytes flipped inside its first compressed block.
 cp "$here/../data/reads.bgzf.fastq.gz" "$FIX/corrupt.bgzf.gz"
 printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of="$FIX/corrupt.bgzf.gz" bs=1 seek=5000 conv=notrunc status=none

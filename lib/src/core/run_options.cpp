@@ -76,7 +76,7 @@ std::string_view extension_of(std::string_view path) {
 // An -o name picks the format only by an extension trawl writes; any other (x.csv, x.bam)
 // needs --format, so that it never silently gets TSV.
 void check_output_name(const RunOptions& o, std::vector<std::string>& problems) {
-  if (!o.format.empty() || o.records.on) return;
+  if (!o.format.empty() || o.records.on || o.demux.on) return;
   const std::string_view extension = extension_of(o.output);
   if (extension.empty() || one_of(extension, {".tsv", ".tsv.gz", ".parquet", ".bed", ".paf", ".sam"})) return;
   problems.push_back("-o " + o.output + ": trawl does not write " + std::string(extension) +
@@ -168,6 +168,35 @@ void check_shard(const RunOptions& o, std::vector<std::string>& problems) {
   if (o.paired) problems.emplace_back("--shard and --pattern-per-record cannot be combined");
 }
 
+// demux's outputs: names whose format trawl knows, a file pattern that names each barcode.
+void check_demux(const RunOptions& o, std::vector<std::string>& problems) {
+  const DemuxChoice& d = o.demux;
+  if (!d.on) return;
+  if (o.shape.command != Command::hits) problems.emplace_back("demux searches as hits");
+  if (o.paired) problems.emplace_back("demux and --pattern-per-record cannot be combined");
+  const std::string_view table = extension_of(d.assignments);
+  if (!d.assignments.empty() && !one_of(table, {"", ".tsv", ".tsv.gz", ".parquet"}))
+    problems.push_back("--assignments " + d.assignments + ": name it .tsv, .tsv.gz or .parquet");
+  if (!d.report.empty() && !is_stdout(d.report) && !one_of(extension_of(d.report), {".tsv", ".parquet", ".json"}))
+    problems.push_back("--report " + d.report + ": name it .tsv, .parquet or .json");
+  if (d.out_pattern.find("{id}") == std::string::npos)
+    problems.push_back("--out-pattern " + d.out_pattern + ": it needs {id} (the barcode id)");
+  if (d.out_pattern.find('/') != std::string::npos)
+    problems.push_back("--out-pattern " + d.out_pattern + ": a file name, without '/' (the folder is --out-dir)");
+  const bool mate_field = d.out_pattern.find("{mate}") != std::string::npos;
+  if (mate_field && !paired_input(o))
+    problems.push_back("--out-pattern " + d.out_pattern + ": {mate} needs paired input (-1/-2 or --interleaved)");
+  if (!one_of(d.barcode_mate, {"1", "2", "either"}))
+    problems.push_back("--barcode-mate " + d.barcode_mate + ": give 1, 2 or either");
+  else if (d.barcode_mate != "either" && !paired_input(o))
+    problems.emplace_back("--barcode-mate needs paired input (-1/-2 or --interleaved)");
+  if (d.min_margin < 1) problems.push_back(out_of_range("--min-margin", std::to_string(d.min_margin), kMinMarginRange));
+  if (d.compress_level < kCompressLevelRange.min || static_cast<std::uint64_t>(d.compress_level) > kCompressLevelRange.max)
+    problems.push_back(out_of_range("--compress-level", std::to_string(d.compress_level), kCompressLevelRange));
+  if (!d.assignments.empty() && !d.report.empty() && same_place(d.assignments, d.report))
+    problems.push_back("--report " + d.report + ": the same place as --assignments; give another file");
+}
+
 // Paired-end input: two mate files in place of the inputs, or --interleaved inputs; neither
 // with a mode whose records are not reads (--lines) or are matched to patterns one by one.
 void check_mates(const RunOptions& o, std::vector<std::string>& problems) {
@@ -201,6 +230,7 @@ std::vector<std::string> validate(const RunOptions& o) {
   check_interchange(o, problems);
   check_records(o, problems);
   check_json(o, problems);
+  check_demux(o, problems);
   if (o.region)
     if (std::string problem = Region::problem(*o.region); !problem.empty()) problems.push_back(std::move(problem));
   check_shard(o, problems);

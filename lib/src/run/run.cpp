@@ -20,6 +20,7 @@
 #include "trawl/kernel/kernel.h"
 #include "trawl/run/load_patterns.h"
 #include "trawl/search/searcher.h"
+#include "trawl/sinks/demux_sink.h"
 #include "trawl/sinks/factory.h"
 #include "trawl/sinks/record_sink.h"
 
@@ -91,6 +92,10 @@ class Outputs {
       open_records(options, patterns, observer);
       return;
     }
+    if (options.demux.on) {
+      open_demux(options, patterns, search, observer);
+      return;
+    }
     const ParquetOptions parquet =
         format_ == OutputFormat::parquet ? parquet_options(options) : ParquetOptions{};
     sink_ = make_result_sink(format_, main_.bytes(), patterns, search.alphabet, row_shape(options),
@@ -99,6 +104,7 @@ class Outputs {
   }
   ResultSink& sink() { return *sink_; }
   const RecordSink* records() const { return records_; }
+  const DemuxSink* demux() const { return demux_; }
   // Every output finished before any is renamed into place: a failure in one leaves none.
   void commit() {
     main_.finish();
@@ -107,6 +113,7 @@ class Outputs {
     main_.commit();
     for (std::optional<Output>& o : more_)
       if (o) o->commit();
+    if (pool_) pool_->commit();
   }
 
  private:
@@ -133,11 +140,50 @@ class Outputs {
     sink_ = std::move(records);
   }
 
+  // demux: --assignments and --report in more_[0] and more_[1], --out-dir's files in pool_.
+  void open_demux(const RunOptions& options, const PatternSet& patterns, const SearchOptions& search,
+                  RunObserver& observer) {
+    const DemuxChoice& d = options.demux;
+    check_demux_ids(patterns);
+    DemuxSinkOptions so;
+    so.k = search.k;
+    so.min_margin = d.min_margin;
+    so.paired = paired_input(options);
+    so.mate = d.barcode_mate == "1" ? BarcodeMate::first : d.barcode_mate == "2" ? BarcodeMate::second : BarcodeMate::either;
+    so.parquet = parquet_options(options);
+    if (!d.assignments.empty()) {
+      so.assignments_parquet = d.assignments.ends_with(".parquet");
+      more_[0].emplace(d.assignments, gzip_name(d.assignments), observer);
+      so.assignments = &more_[0]->bytes();
+    }
+    if (!d.report.empty()) {
+      so.report_format = d.report.ends_with(".parquet") ? ReportFormat::parquet
+                         : d.report.ends_with(".json")  ? ReportFormat::json
+                                                        : ReportFormat::tsv;
+      more_[1].emplace(d.report, false, observer);
+      so.report = &more_[1]->bytes();
+    }
+    if (!d.out_dir.empty()) {
+      so.split_mates = so.paired && d.out_pattern.find("{mate}") != std::string::npos;
+      pool_.emplace(d.out_dir, demux_file_names(patterns, d.out_pattern, so.split_mates),
+                    d.max_open ? d.max_open : FilePool::default_max_open());
+      so.files = &*pool_;
+      so.all_files = d.all_files;
+      so.bgzf = gzip_name(d.out_pattern);
+      so.level = d.compress_level;
+    }
+    auto sink = make_demux_sink(patterns, so);
+    demux_ = sink.get();
+    sink_ = std::move(sink);
+  }
+
   OutputFormat format_;
   Output main_;
   std::optional<Output> more_[3];  // filter: --unmatched, --output2, --unmatched2
   std::unique_ptr<ResultSink> sink_;
   RecordSink* records_ = nullptr;
+  std::optional<FilePool> pool_;  // demux --out-dir
+  DemuxSink* demux_ = nullptr;
 };
 
 PipelineOptions pipeline_options(const RunOptions& options, const SearchOptions& search,
@@ -201,7 +247,7 @@ std::vector<std::string> reader_inputs(const RunOptions& options) {
 // stays on the reader thread).
 ReaderOptions reader_options(const RunOptions& options, int threads) {
   ReaderOptions ro{options.full_header, threads > 1 ? std::min(threads, 8) : 0, true, options.lines,
-                   options.records.on};
+                   options.records.on || !options.demux.out_dir.empty()};
   ro.mates = !options.mate1.empty() ? MateLayout::two_files
              : options.interleaved  ? MateLayout::interleaved
                                     : MateLayout::none;
@@ -267,6 +313,13 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
     summary.others_written = !options.records.unmatched.empty();
     summary.matched = summary.inverted ? records->others() : records->written();
     summary.unmatched = summary.inverted ? records->written() : records->others();
+  }
+  if (const DemuxSink* demux = out.demux()) {
+    summary.demuxed = true;
+    summary.paired = paired_input(options);
+    summary.assigned = demux->assigned();
+    summary.ambiguous = demux->ambiguous();
+    summary.unassigned_reads = demux->unassigned();
   }
   if (!options.json.empty()) {
     OutputFile json(options.json);

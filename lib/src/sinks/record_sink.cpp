@@ -45,6 +45,18 @@ bool pair_matches(PairMatch rule, bool a, bool b) {
   }
 }
 
+void append_tag(const Hit& h, const PatternSet& patterns, FormattedBytes& dst) {
+  PatternSet::IdRoom room;
+  put(dst, " trawl:pat=");
+  put(dst, patterns.id(h.pattern_idx, room));
+  put(dst, ",cost=");
+  put_number(dst, static_cast<std::uint64_t>(h.cost));
+  put(dst, h.strand == Strand::fwd ? ",strand=+,start=" : ",strand=-,start=");
+  put_number(dst, h.start);
+  put(dst, ",end=");
+  put_number(dst, h.end);
+}
+
 class FastxRecordSink final : public RecordSink {
  public:
   FastxRecordSink(const RecordOutputs& outputs, const PatternSet& patterns, const RecordSinkOptions& options)
@@ -72,7 +84,8 @@ class FastxRecordSink final : public RecordSink {
       const std::size_t side = matched != options_.invert ? RecordOutputs::out : RecordOutputs::other;
       for (std::size_t j = 0; j < mates; ++j) {
         const std::size_t stream = side + (j == 1 && split ? 2 : 0);
-        if (outputs_.sinks[stream]) append_record(batch, r + j, best[j], buffer(f, stream));
+        if (outputs_.sinks[stream])
+          append_record(batch, r + j, options_.format, best[j] ? &*best[j] : nullptr, patterns_, buffer(f, stream));
       }
     }
     for (std::size_t i = 0; i < 4; ++i)
@@ -123,43 +136,6 @@ class FastxRecordSink final : public RecordSink {
     return best.has_value();
   }
 
-  void append_record(const RecordBatch& batch, std::size_t r, const std::optional<Hit>& tag,
-                     FormattedBytes& dst) const {
-    const RecordBatch::Kind kind = batch.kinds[r];
-    if (kind == RecordBatch::Kind::line) {
-      put(dst, batch.seq(r));
-      dst.push_back('\n');
-      return;
-    }
-    if (options_.format == RecordFormat::fastq && kind != RecordBatch::Kind::fastq)
-      throw InputError("--format fastq: record " + std::to_string(batch.first_record + r + 1) + " ('" +
-                       std::string(batch.name(r)) + "') is FASTA, which has no qualities; "
-                       "only FASTQ can be written as FASTQ");
-    const bool fastq = kind == RecordBatch::Kind::fastq && options_.format != RecordFormat::fasta;
-    dst.push_back(fastq ? '@' : '>');
-    put(dst, batch.header(r));
-    if (tag) append_tag(*tag, dst);
-    dst.push_back('\n');
-    put(dst, batch.seq(r));
-    dst.push_back('\n');
-    if (!fastq) return;
-    put(dst, "+\n");
-    put(dst, batch.qual(r));
-    dst.push_back('\n');
-  }
-
-  void append_tag(const Hit& h, FormattedBytes& dst) const {
-    PatternSet::IdRoom room;
-    put(dst, " trawl:pat=");
-    put(dst, patterns_.id(h.pattern_idx, room));
-    put(dst, ",cost=");
-    put_number(dst, static_cast<std::uint64_t>(h.cost));
-    put(dst, h.strand == Strand::fwd ? ",strand=+,start=" : ",strand=-,start=");
-    put_number(dst, h.start);
-    put(dst, ",end=");
-    put_number(dst, h.end);
-  }
-
   const RecordOutputs outputs_;
   const PatternSet& patterns_;
   const RecordSinkOptions options_;
@@ -169,6 +145,31 @@ class FastxRecordSink final : public RecordSink {
 };
 
 }  // namespace
+
+void append_record(const RecordBatch& batch, std::size_t r, RecordFormat format, const Hit* tag,
+                   const PatternSet& patterns, FormattedBytes& dst) {
+  const RecordBatch::Kind kind = batch.kinds[r];
+  if (kind == RecordBatch::Kind::line) {
+    put(dst, batch.seq(r));
+    dst.push_back('\n');
+    return;
+  }
+  if (format == RecordFormat::fastq && kind != RecordBatch::Kind::fastq)
+    throw InputError("--format fastq: record " + std::to_string(batch.first_record + r + 1) + " ('" +
+                     std::string(batch.name(r)) + "') is FASTA, which has no qualities; "
+                     "only FASTQ can be written as FASTQ");
+  const bool fastq = kind == RecordBatch::Kind::fastq && format != RecordFormat::fasta;
+  dst.push_back(fastq ? '@' : '>');
+  put(dst, batch.header(r));
+  if (tag) append_tag(*tag, patterns, dst);
+  dst.push_back('\n');
+  put(dst, batch.seq(r));
+  dst.push_back('\n');
+  if (!fastq) return;
+  put(dst, "+\n");
+  put(dst, batch.qual(r));
+  dst.push_back('\n');
+}
 
 std::unique_ptr<RecordSink> make_record_sink(const RecordOutputs& outputs, const PatternSet& patterns,
                                              const RecordSinkOptions& options) {

@@ -17,6 +17,8 @@ struct WholeRange {
 inline constexpr WholeRange kKRange{0, INT_MAX};                // -k
 inline constexpr WholeRange kThreadsRange{0, INT_MAX};          // --threads (0 = all cores)
 inline constexpr WholeRange kCompressLevelRange{0, 3};          // --compress-level (ISA-L's)
+inline constexpr WholeRange kMinMarginRange{1, INT_MAX};         // demux --min-margin
+inline constexpr WholeRange kMaxOpenRange{1, 1 << 20};           // demux --max-open
 // --batch-bases: at most 2^40, so that a window's reach (a few task sizes added up) cannot wrap.
 inline constexpr WholeRange kBatchBasesRange{1, std::uint64_t{1} << 40};
 inline constexpr WholeRange kRowGroupRowsRange{1, SIZE_MAX};    // --row-group-rows

@@ -47,6 +47,21 @@ struct RecordChoice {
   int compress_level = 1;
 };
 
+// demux: each record (or pair) to its lowest-cost pattern (the search runs as hits), and
+// any of three outputs ("" = not written).
+struct DemuxChoice {
+  bool on = false;
+  std::string assignments;  // one row per record: .tsv, .tsv.gz or .parquet (by name)
+  std::string out_dir;      // the records themselves, a file per barcode
+  std::string out_pattern = "{id}.fastq.gz";  // file names: {id}, and {mate} for paired input
+  std::size_t max_open = 0;  // open files at most; 0 = from RLIMIT_NOFILE (FilePool)
+  bool all_files = false;    // a file for every barcode, ambiguous and unassigned, even empty
+  std::string report;        // one row per barcode: .tsv, .parquet or .json (by name)
+  int min_margin = 1;        // the runner-up's cost must exceed the best's by this
+  std::string barcode_mate = "either";  // paired input: 1, 2 or either
+  int compress_level = 1;    // BGZF level of .gz record files, as filter's
+};
+
 struct RunOptions {
   ResultShape shape;  // command and its row shape
   PatternSources patterns;
@@ -72,6 +87,7 @@ struct RunOptions {
   std::optional<std::string> shard;   // --shard I/N as given (core/shard.h); none = every record
 
   RecordChoice records;              // filter
+  DemuxChoice demux;                 // demux
 
   std::string output = "-";          // "-" or empty = stdout
   std::string json;                  // --json: the run summary's file ("" = none)

@@ -43,6 +43,10 @@ struct RunSummary {
   bool filtered = false;
   std::uint64_t matched = 0, unmatched = 0;
   bool inverted = false, others_written = false;
+  // demux: records (pairs, for paired input) assigned to a barcode, ambiguous, unassigned;
+  // `unassigned` above is filter's.
+  bool demuxed = false, paired = false;
+  std::uint64_t assigned = 0, ambiguous = 0, unassigned_reads = 0;
 };
 
 // Hears a run's events, all on the thread that called run(). Every call has a default that

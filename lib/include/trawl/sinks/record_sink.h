@@ -46,6 +46,12 @@ class RecordSink : public ResultSink {
   virtual std::uint64_t others() const = 0;
 };
 
+// Appends record r of `batch` (kept by the reader: ReaderOptions::keep_records) to `dst` as
+// `format` asks, a FASTA sequence on one line; with `tag`, that hit is appended to the header
+// as --tag does. Throws InputError for fastq of a FASTA record. Thread safe.
+void append_record(const RecordBatch& batch, std::size_t r, RecordFormat format, const Hit* tag,
+                   const PatternSet& patterns, FormattedBytes& dst);
+
 // The sink keeps references to the outputs' sinks and to `patterns`; outputs.sinks[out] is
 // required.
 std::unique_ptr<RecordSink> make_record_sink(const RecordOutputs& outputs, const PatternSet& patterns,

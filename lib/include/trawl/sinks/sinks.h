@@ -5,6 +5,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "trawl/io/byte_sink.h"
@@ -31,11 +32,17 @@ struct FormattedBatch {
   std::array<FormattedBytes, 3> more;
   FormattedBytes scratch;  // the sink's own, e.g. the text before it is compressed
   std::uint64_t matched = 0;  // filter: the batch's records on the matched side
+  // demux: the pieces of `bytes`, in order, as (file, length), and each record's (or pair's)
+  // outcome as (destination, cost) for the report.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> routes;
+  std::vector<std::pair<std::uint32_t, std::int32_t>> outcomes;
   void clear() {
     bytes.clear();
     rows.clear();
     for (FormattedBytes& m : more) m.clear();
     matched = 0;
+    routes.clear();
+    outcomes.clear();
   }
 };
 
