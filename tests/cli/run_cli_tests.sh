@@ -41,7 +41,8 @@ pass=0
 fail=0
 while IFS=$'\t' read -r name want_rc want_err cmd; do
   [[ -z "$name" || "$name" == \#* ]] && continue
-  out="$(bash -c "$cmd" 2>"$FIX/stderr")"
+  # (stdin is the case table: a command that reads stdin would eat the cases after it.)
+  out="$(bash -c "$cmd" 2>"$FIX/stderr" < /dev/null)"
   rc=$?
   err="$(cat "$FIX/stderr")"
   expected="$here/expected/$name.out"
