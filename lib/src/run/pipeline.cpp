@@ -155,8 +155,8 @@ FastxReader::LineIndexer parallel_line_indexer() {
 
 // The reader's own line work done by every thread for the length of a run: a reader read on
 // afterwards does it on its own thread again (the helpers run TBB work under this run's
-// thread limit). (With two threads the serial stage never holds the other back: it is far
-// below half the work.)
+// thread limit). From two threads on: a FASTQ filter run's line index is about a third of
+// its one-thread work, enough for the serial stage to hold a second thread back.
 class ParallelReading {
  public:
   ParallelReading(FastxReader& reader, int threads) : reader_(reader) {
