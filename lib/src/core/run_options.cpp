@@ -95,6 +95,9 @@ void check_interchange(const RunOptions& o, std::vector<std::string>& problems) 
   }
   if (!o.ref_lengths.empty() && f != OutputFormat::sam)
     problems.emplace_back("--ref-lengths is for SAM output: give --format sam or -o FILE.sam");
+  // (They are written uncompressed: a .gz name would lie about the file.)
+  if (interchange && gzip_name(o.output))
+    problems.push_back("-o " + o.output + ": BED, PAF and SAM are written uncompressed; drop the .gz (or pipe - into bgzip)");
 }
 
 bool is_stdout(const std::string& path) { return path.empty() || path == "-"; }

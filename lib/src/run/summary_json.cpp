@@ -37,6 +37,7 @@ std::string seconds_text(double s) {
 
 const char* command_name(const RunOptions& o) {
   if (o.records.on) return "filter";
+  if (o.demux.on) return "demux";
   switch (o.shape.command) {
     case Command::hits: return "hits";
     case Command::count: return "count";
@@ -105,6 +106,9 @@ std::string summary_json(const RunOptions& o, const RunStart& start, const RunSu
   j += "    " + quoted(found_name(o)) + ": " + found + ",\n";
   if (s.filtered)
     j += "    \"matched\": " + std::to_string(s.matched) + ",\n    \"unmatched\": " + std::to_string(s.unmatched) + ",\n";
+  if (s.demuxed)
+    j += "    \"assigned\": " + std::to_string(s.assigned) + ",\n    \"ambiguous\": " + std::to_string(s.ambiguous) +
+         ",\n    \"unassigned\": " + std::to_string(s.unassigned_reads) + ",\n";
   j += "    \"seconds\": " + secs + ",\n";
   j += "    \"per_pattern\": " + per_pattern(patterns, tallies) + "\n";
   j += "  }\n}\n";
