@@ -1,5 +1,5 @@
 #pragma once
-// One gzip member of `bytes`, made with zlib (an independent writer to test trawl's reading).
+// gzip made and read with zlib, independently of trawl's own reading and writing.
 #include <doctest/doctest.h>
 #include <zlib.h>
 
@@ -18,6 +18,17 @@ inline std::string gzip_member(const std::string& bytes, int level = 6) {
   REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
   out.resize(z.total_out);
   deflateEnd(&z);
+  return out;
+}
+
+// The whole content of a gzip (or BGZF, or plain) file.
+inline std::string gunzip_file(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  REQUIRE(f != nullptr);
+  std::string out;
+  char buf[1 << 15];
+  for (int n; (n = gzread(f, buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  gzclose(f);
   return out;
 }
 

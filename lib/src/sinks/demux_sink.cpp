@@ -11,22 +11,12 @@
 
 #include "trawl/core/errors.h"
 #include "trawl/io/bgzf.h"
+#include "put_bytes.h"
 #include "trawl/sinks/parquet_writer.h"
 #include "trawl/sinks/record_sink.h"
 
 namespace trawl {
 namespace {
-
-void put(FormattedBytes& dst, std::string_view s) {
-  const std::size_t at = dst.size();
-  dst.resize(at + s.size());
-  if (!s.empty()) std::memcpy(dst.data() + at, s.data(), s.size());
-}
-
-void put_number(FormattedBytes& dst, std::int64_t v) {
-  char digits[24];
-  put(dst, {digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, v).ptr - digits)});
-}
 
 // Parquet strings must be UTF-8; a record name need not be: its other bytes become '?'.
 std::string_view utf8(std::string_view s, std::string& scratch) {

@@ -8,20 +8,10 @@
 
 #include "trawl/core/errors.h"
 #include "trawl/io/bgzf.h"
+#include "put_bytes.h"
 
 namespace trawl {
 namespace {
-
-void put(FormattedBytes& dst, std::string_view s) {
-  const std::size_t at = dst.size();
-  dst.resize(at + s.size());
-  if (!s.empty()) std::memcpy(dst.data() + at, s.data(), s.size());
-}
-
-void put_number(FormattedBytes& dst, std::uint64_t v) {
-  char digits[24];
-  put(dst, {digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, v).ptr - digits)});
-}
 
 // The better of two hits of one record for --tag: lower cost, then the first pattern, then
 // the first in output order (`a` comes first where both are equal).

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "support/gzip_bytes.h"
 #include "support/oracle.h"
 #include "support/parquet_reader.h"
 #include "support/random_text.h"
@@ -145,15 +146,7 @@ std::vector<std::string> table_rows(const std::string& path) {
   return rows;
 }
 
-std::string gunzip(const std::string& path) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  REQUIRE(f != nullptr);
-  std::string out;
-  char buf[1 << 15];
-  for (int n; (n = gzread(f, buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
-  gzclose(f);
-  return out;
-}
+std::string gunzip(const std::string& path) { return trawl::test::gunzip_file(path); }
 
 // The files of a folder by name (.gz ones decompressed), hidden ones too.
 std::map<std::string, std::string> folder_files(const std::string& dir) {

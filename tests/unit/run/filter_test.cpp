@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/gzip_bytes.h"
 #include "support/random_text.h"
 #include "support/temp_dir.h"
 #include "trawl/run/run.h"
@@ -100,15 +101,7 @@ std::vector<std::string> contains_ids(const RunOptions& o, const TempDir& dir) {
   return ids;
 }
 
-std::string gunzip(const std::string& path) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  REQUIRE(f != nullptr);
-  std::string out;
-  char buf[1 << 15];
-  for (int n; (n = gzread(f, buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
-  gzclose(f);
-  return out;
-}
+std::string gunzip(const std::string& path) { return trawl::test::gunzip_file(path); }
 
 }  // namespace
 
