@@ -100,6 +100,7 @@ void check_demux_ids(const PatternSet& patterns) {
   std::unordered_set<std::string_view> seen;
   PatternSet::IdRoom room;
   std::vector<std::string> spelled;  // list ids are spelled into `room`: kept here
+  spelled.reserve(patterns.size());  // `seen` views them: no reallocation may move them
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     std::string_view id = patterns.id(i, room);
     if (id.data() == room.data()) id = spelled.emplace_back(id);

@@ -297,6 +297,7 @@ class SamSink final : public HitLineSink<SamLine> {
   }
   void write(const RecordBatch& batch, const BatchResults& results, const FormattedBatch& formatted) override {
     note_records(batch, results);
+    if (formatted.bytes.empty()) return;
     if (!body_) {
       out_.write(formatted.bytes.data(), formatted.bytes.size());
     } else if (std::fwrite(formatted.bytes.data(), 1, formatted.bytes.size(), body_) != formatted.bytes.size()) {

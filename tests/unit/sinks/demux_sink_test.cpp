@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -149,4 +150,24 @@ TEST_CASE("demux file names: {id} and {mate} filled, ambiguous and unassigned la
   const PatternSet twice({{"a", "ACGT"}, {"a", "GGGG"}}, o);
   CHECK_THROWS_AS(check_demux_ids(twice), UsageError);
   CHECK_NOTHROW(check_demux_ids(patterns));
+}
+
+TEST_CASE("demux ids of a barcode list (spelled line numbers and named lines): many checked, a reserved name refused") {
+  SearchOptions o;
+  o.alphabet.alphabet = Alphabet::dna;
+  auto serial = [](std::size_t count, const std::function<void(std::size_t)>& body) {
+    for (std::size_t i = 0; i < count; ++i) body(i);
+  };
+  // Enough numbered lines that the check's own copies of the ids must not move while it compares them.
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "ACGTAC\n";
+  PatternSet numbered(o);
+  numbered.add_list(text, nullptr, 1, serial);
+  numbered.finish();
+  CHECK_NOTHROW(check_demux_ids(numbered));
+  // A barcode named "ambiguous" on a named line is refused like one in a FASTA file.
+  PatternSet named(o);
+  named.add_list(text + "ambiguous\tGGGG\n", nullptr, 1, serial);
+  named.finish();
+  CHECK_THROWS_AS(check_demux_ids(named), UsageError);
 }
