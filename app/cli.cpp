@@ -151,6 +151,8 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
                  "auto (fastest this CPU runs), scalar, avx2 or avx512")
       ->check(CLI::IsMember({"auto", "scalar", "avx2", "avx512"}))
       ->capture_default_str();
+  cmd.add_flag("--no-index{false}", c.index,
+               "Scan every pattern in every record: no pattern index for a large DNA panel (same results)");
   cmd.add_option("--batch-bases", c.batch_bases, "Residues per work task at most (hits takes fewer where hits are dense)")
       ->check(fits<std::uint64_t>(kBatchBasesRange))
       ->capture_default_str();

@@ -288,7 +288,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
     pool.push_back(std::make_unique<Batch>());
     free_batches.push(pool.back().get());
   }
-  const SearchMode mode{opt.shape, opt.paired};
+  const SearchMode mode{opt.shape, opt.paired, false, opt.index};
   tbb::enumerable_thread_specific<Searcher> searchers([&] { return Searcher(patterns, options, kernel, mode); });
   TaskSizer sizer(opt.batch_bases, opt.shape.command == Command::hits);
   TaskSource source(reader, patterns, opt.paired, opt.batch_bases, sizer, opt.region, opt.records);

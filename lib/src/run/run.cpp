@@ -229,9 +229,9 @@ std::string kernel_reason(const std::string& requested) {
 // RunStart's details, for an observer that wants them: the plan is the one every thread's
 // searcher chooses, found by making one more.
 void add_details(RunStart& start, const RunOptions& options, const SearchOptions& search,
-                 const PatternSet& patterns, const KernelFns& kernel, double load_seconds) {
+                 const PatternSet& patterns, const PatternIndex* index, const KernelFns& kernel, double load_seconds) {
   start.kernel_reason = kernel_reason(options.kernel);
-  start.plan = Searcher(patterns, search, kernel, SearchMode{options.shape, options.paired}).plan().describe();
+  start.plan = Searcher(patterns, search, kernel, SearchMode{options.shape, options.paired, false, index}).plan().describe();
   start.batch_bases = options.batch_bases;
   start.batches_in_flight = batches_in_flight(start.threads);
   start.load_seconds = load_seconds;
@@ -268,6 +268,9 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
       load_patterns(options.patterns, options.full_header, patterns, threads);
   warn_if_k_too_large(search, patterns, observer);
   const KernelFns& kernel = choose_kernel(options.kernel);
+  // Built once, shared by every thread (--paired searches one pattern per record anyway).
+  const std::shared_ptr<const PatternIndex> index =
+      options.index && !options.paired ? PatternIndex::build(patterns, search) : nullptr;
   RunStart start;
   start.patterns = patterns.size();
   start.k = search.k;
@@ -276,13 +279,14 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   start.kernel = kernel.name;
   start.threads = threads;
   if (observer.wants_details())
-    add_details(start, options, search, patterns, kernel,
+    add_details(start, options, search, patterns, index.get(), kernel,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - loading).count());
   observer.started(start);
 
   // The reader first: a missing input fails before any output file is created.
   FastxReader reader(reader_inputs(options), reader_options(options, threads));
   PipelineOptions pipeline = pipeline_options(options, search, threads);
+  pipeline.index = index.get();
   if (options.shard) {
     const std::uint64_t per = paired_input(options) ? 2 : 1;
     const std::uint64_t records = FastxReader::count_records(reader_inputs(options), reader_options(options, threads));

@@ -67,6 +67,19 @@ void LaneGroup::add_job(const LaneContext& ctx, std::uint64_t codes, bool rc, st
   jobs.push_back({prof.peq, codes_of(rc, codes), n, prof.m, prof.classes_hint, vp, score});
 }
 
+std::uint32_t LaneGroup::add_part_job(const LaneContext& ctx, const Record& rec, std::uint32_t record,
+                                       std::uint32_t pattern_idx, bool rc, StrandRange range) {
+  // (The kernel's lanes advance in blocks that end where the first of them ends: ranges of
+  // every length made blocks of a step or two.)
+  const auto n = static_cast<std::uint32_t>(rec.text.size());
+  const std::uint32_t padded = std::min(n, (range.end - range.begin + kPartQuantum - 1) / kPartQuantum * kPartQuantum);
+  const std::uint32_t begin = range.end >= padded ? range.end - padded : 0;
+  job_offsets.resize(jobs.size(), 0);
+  job_offsets.push_back(begin);
+  add_job(ctx, rec.codes_offset + begin, rc, pattern_idx, record, padded);
+  return padded;
+}
+
 void LaneGroup::fix_up_jobs() {
   if (fwd.data() == fwd_start_ && rev.data() == rev_start_ && peq.empty()) return;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -184,6 +197,15 @@ void LaneGroup::group_ends() {
 }
 
 std::uint32_t LaneGroup::job_of(const Record& rec, std::uint32_t pi, Strand strand) const {
+  if (rec.listed) {
+    // (A few jobs, by pattern, forward first.)
+    const bool rc = strand == Strand::rc;
+    const auto first = sources.begin() + rec.first_job, last = first + rec.jobs;
+    const auto at = std::lower_bound(first, last, std::pair{pi, rc}, [](const JobSource& s, std::pair<std::uint32_t, bool> key) {
+      return s.pattern != key.first ? s.pattern < key.first : s.rc < key.second;
+    });
+    return at != last && at->pattern == pi && at->rc == rc ? static_cast<std::uint32_t>(at - sources.begin()) : kNoJobs;
+  }
   if (rec.live != kAllLive) {  // filtered (at most 64 jobs)
     const std::uint32_t bit = (pi - rec.first_pattern) + (strand == Strand::rc ? rec.patterns : 0);
     if ((rec.live >> bit & 1) == 0) return kNoJobs;  // ruled out: no end

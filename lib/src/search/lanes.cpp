@@ -11,7 +11,8 @@ namespace trawl {
 
 using namespace lanes;
 
-LaneDriver::LaneDriver(const LaneContext& ctx) {
+LaneDriver::LaneDriver(const LaneContext& ctx, const PatternIndex* index) {
+  indexed_.make(index);
   group_.set_start_columns(ctx.options);
   const std::size_t npat = ctx.patterns.size();
   if (ctx.patterns.precomputed() && ctx.patterns.max_length() <= 64 && npat <= kPanelJobsLimit) {
@@ -29,6 +30,8 @@ std::size_t LaneDriver::scan(const LaneContext& ctx, std::span<const std::string
   if (plan_.strategy == Strategy::screened) {
     took = screened_.gather(group_, ctx, texts, group_steps);
     screened_.screen(group_, ctx);
+  } else if (plan_.strategy == Strategy::indexed) {
+    took = indexed_.gather(group_, ctx, texts, group_steps);
   } else {
     took = gather_records(ctx, texts, paired_first, group_steps);
   }
@@ -42,7 +45,8 @@ std::uint64_t LaneDriver::begin_group(const LaneContext& ctx) {
   // takes them in place; the reverse jobs wanted are appended after the forward scan.
   const unsigned strands = plan_.first_end_decides ? 1 : ctx.strands();
   const std::uint64_t steps = plan_.strategy == Strategy::screened         ? kGroupSteps * kScreenedGroupScale
-                              : plan_.strategy == Strategy::filtered_panel ? kGroupSteps * kFilteredGroupScale
+                              : plan_.strategy == Strategy::filtered_panel || plan_.strategy == Strategy::indexed
+                                  ? kGroupSteps * kFilteredGroupScale
                                                                            : kGroupSteps;
   group_.begin(strands, plan_.counted, steps);
   filtered_.begin_group();

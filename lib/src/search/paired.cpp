@@ -25,16 +25,7 @@ bool PairedParts::add_jobs(LaneGroup& group, const LaneContext& ctx, LaneGroup::
   for (unsigned s = 0; s < ctx.strands(); ++s) {
     if (!ranges[s].live) continue;
     rec.live |= std::uint64_t{1} << s;  // (bit 0 forward, bit 1 reverse: one pattern)
-    // Lengths in whole multiples of kPartQuantum, reached by starting earlier (or ending
-    // later), which finds the same ends.
-    std::uint32_t begin = ranges[s].begin, end = ranges[s].end;
-    const std::uint32_t padded = std::min<std::uint32_t>(
-        static_cast<std::uint32_t>(n), (end - begin + kPartQuantum - 1) / kPartQuantum * kPartQuantum);
-    begin = end >= padded ? end - padded : 0;
-    end = begin + padded;
-    group.job_offsets.resize(group.jobs.size(), 0);
-    group.job_offsets.push_back(begin);
-    group.add_job(ctx, rec.codes_offset + begin, s == 1, pi, r, end - begin);
+    group.add_part_job(ctx, rec, r, pi, s == 1, ranges[s]);
   }
   rec.jobs = static_cast<std::uint32_t>(group.jobs.size() - rec.first_job);
   return true;

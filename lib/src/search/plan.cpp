@@ -10,12 +10,14 @@ const char* strategy_name(Strategy s) {
     case Strategy::filtered_panel: return "seed-filtered pattern panel";
     case Strategy::screened: return "screened job lanes";
     case Strategy::paired: return "paired job lanes";
+    case Strategy::indexed: return "pattern index";
   }
   return "?";
 }
 
 std::string SearchPlan::describe() const {
   std::string line = std::string("search plan: ") + strategy_name(strategy);
+  if (!index.empty()) line += " (" + index + ")";
   if (first_end_decides) line += ", first end decides";
   if (counted) line += ", ends counted as scanned";
   return line;

@@ -23,7 +23,7 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
       kernel_(kernel),
       mode_(mode),
       class_of_(text_classes(options_.alphabet)),
-      lanes_(lane_context()) {
+      lanes_(lane_context(), mode.index) {
   const std::uint32_t words = (patterns_.max_length() + 63) / 64;
   vp_.resize(words);
   vn_.resize(words);
@@ -41,10 +41,16 @@ void Searcher::choose_plan() {
   // first end decides takes forward strands whole first, which neither knows.)
   if (mode_.record_by_record) plan_.strategy = Strategy::record_by_record;
   else if (mode_.paired) plan_.strategy = Strategy::paired;
+  else if (lanes_.indexed()) plan_.strategy = Strategy::indexed;
   else if (lanes_.filtered_panel() && !plan_.first_end_decides) plan_.strategy = Strategy::filtered_panel;
   else if (lanes_.screened() && !plan_.first_end_decides) plan_.strategy = Strategy::screened;
   else if (lanes_.panel()) plan_.strategy = Strategy::panel;
   else plan_.strategy = Strategy::lanes;
+  if (plan_.strategy == Strategy::indexed) {
+    // (A record's candidates are few: no forward-first pass over whole strands.)
+    plan_.first_end_decides = false;
+    plan_.index = mode_.index->describe();
+  }
 }
 
 void Searcher::search(std::span<const std::string_view> records, std::uint64_t first_index,
@@ -74,6 +80,22 @@ void Searcher::search(std::span<const std::string_view> records, std::uint64_t f
   }
 }
 
+template <class Visit>
+void Searcher::for_each_pattern(std::uint32_t first, std::uint32_t last, bool every, Visit&& visit) const {
+  if (pre_current_ && pre_current_->listed && !every) {
+    const LaneGroup& group = lanes_.group();
+    std::uint32_t previous = LaneGroup::kNoJobs;
+    for (std::uint32_t j = pre_current_->first_job; j < pre_current_->first_job + pre_current_->jobs; ++j) {
+      const std::uint32_t pi = group.sources[j].pattern;
+      if (pi != previous && !visit(pi)) return;
+      previous = pi;
+    }
+    return;
+  }
+  for (std::uint32_t pi = first; pi < last; ++pi)
+    if (!visit(pi)) return;
+}
+
 void Searcher::answer_record(std::uint64_t text_idx, std::uint32_t first, std::uint32_t last,
                              BatchResults& out) {
   const ResultShape& shape = mode_.shape;
@@ -83,21 +105,27 @@ void Searcher::answer_record(std::uint64_t text_idx, std::uint32_t first, std::u
       // (A panel's records mostly have no end at all: a call per pattern and strand would
       // set up every one of them for nothing.)
       if (selected_has_no_ends()) break;
-      for (std::uint32_t pi = first; pi < last; ++pi) find_hits(pi, text_idx, out.hits);
+      for_each_pattern(first, last, false, [&](std::uint32_t pi) {
+        find_hits(pi, text_idx, out.hits);
+        return true;
+      });
       break;
     case Command::count:
-      for (std::uint32_t pi = first; pi < last; ++pi) {
+      for_each_pattern(first, last, shape.zeros, [&](std::uint32_t pi) {
         const std::uint32_t c = reported_count(count_hits(pi), best);
         if (c > 0 || shape.zeros) out.pair_counts.push_back({text_idx, pi, c});
-      }
+        return true;
+      });
       break;
     case Command::contains:
       if (shape.per_pair) {
-        for (std::uint32_t pi = first; pi < last; ++pi)
+        for_each_pattern(first, last, true, [&](std::uint32_t pi) {
           out.pair_counts.push_back({text_idx, pi, has_hit(pi) ? 1u : 0u});
+          return true;
+        });
       } else {
         bool any = false;
-        for (std::uint32_t pi = first; pi < last && !any; ++pi) any = has_hit(pi);
+        for_each_pattern(first, last, false, [&](std::uint32_t pi) { return !(any = has_hit(pi)); });
         out.contains.push_back(any ? 1 : 0);
       }
       break;

@@ -2,17 +2,18 @@
 
 #include <algorithm>
 
+#include "seeds.h"
+
 namespace trawl {
 namespace {
 
 constexpr std::uint32_t kSeedMask = (1u << (2 * SeedFilter::kSeed)) - 1;
 constexpr std::uint32_t kTailMask = kSeedMask >> 2;
 
-// What a text class is to a seed: a base 0-3 (as "ACGT"); 0 for a class that no pattern
-// byte matches (a text byte such as N in dna, or a non-IUPAC byte: no piece can lie across
-// one, so reading it as a base can only add seeds, never lose one); or kAmbiguousBase for
-// any other class (IUPAC codes in the text match some pattern bases: a text with one is not
-// filtered). Also the classes of the four bases. False where nothing can be filtered.
+}  // namespace
+
+namespace seeds {
+
 bool seed_bases(const AlphabetSpec& alphabet, std::array<std::uint8_t, 16>& base_of_class,
                 std::array<std::uint8_t, 4>& base_class) {
   base_of_class.fill(kAmbiguousBase);
@@ -35,7 +36,43 @@ bool seed_bases(const AlphabetSpec& alphabet, std::array<std::uint8_t, 16>& base
   return true;
 }
 
-}  // namespace
+bool pattern_bases(const AlphabetSpec& alphabet, const std::array<std::uint8_t, 4>& base_class,
+                   std::array<std::array<std::uint8_t, 256>, 2>& base_of_byte) {
+  for (unsigned strand = 0; strand < 2; ++strand)
+    for (unsigned p = 0; p < 256; ++p) {
+      const char byte = static_cast<char>(p);
+      std::uint8_t base = kNotBase;
+      if (!find_invalid_pattern_byte(alphabet.alphabet, std::string_view(&byte, 1))) {
+        const std::uint8_t used = strand ? alphabet.complement(static_cast<std::uint8_t>(p)) : static_cast<std::uint8_t>(p);
+        unsigned count = 0;
+        for (unsigned b = 0; b < 4; ++b)
+          if (alphabet.matches_class(used, base_class[b])) {
+            ++count;
+            base = static_cast<std::uint8_t>(b);
+          }
+        if (count != 1) base = kNotBase;
+      }
+      base_of_byte[strand][p] = base;
+    }
+  for (unsigned p = 0; p < 256; ++p) {
+    const std::uint8_t base = base_of_byte[0][p];
+    if (base != kNotBase && base_of_byte[1][p] != 3 - base) return false;  // (never for dna, iupac)
+  }
+  return true;
+}
+
+StrandRange strand_range(std::int64_t d_min, std::int64_t d_max, std::int64_t m, std::int64_t k, std::int64_t n) {
+  const std::int64_t ends_from = std::max<std::int64_t>(0, d_min + m - k);
+  const std::int64_t ends_to = std::min<std::int64_t>(n, d_max + m + k);
+  if (ends_to < 1 || ends_from > ends_to) return {};
+  // From m + k before the first end on (or the text's start), the ends are exact.
+  const std::int64_t warm = m + k;
+  return {true, static_cast<std::uint32_t>(ends_from > warm ? ends_from - warm : 0), static_cast<std::uint32_t>(ends_to)};
+}
+
+}  // namespace seeds
+
+using seeds::seed_bases;
 
 SeedFilter::SeedFilter(const AlphabetSpec& alphabet, int k, std::span<const SeedScan> scans) {
   all_ = scans.size() >= kMaxScans ? ~std::uint64_t{0} : (std::uint64_t{1} << scans.size()) - 1;
@@ -106,29 +143,9 @@ PairedSeedFilter::PairedSeedFilter(const AlphabetSpec& alphabet, int k, bool rc,
   std::array<std::uint8_t, 4> base_class{};
   if (!seed_bases(alphabet, base_of_class_, base_class) || k < 0 || overhang) return;
   // The base a pattern byte matches, and that of its complement, which the rc scan matches
-  // (PatternSet's rc profile): that must be the complementary base (3 - base in "ACGT"
-  // order), as ranges() takes it.
+  // (PatternSet's rc profile), as ranges() takes them.
   std::array<std::array<std::uint8_t, 256>, 2> base_of_byte{};
-  for (unsigned strand = 0; strand < 2; ++strand)
-    for (unsigned p = 0; p < 256; ++p) {
-      const char byte = static_cast<char>(p);
-      std::uint8_t base = kNotBase;
-      if (!find_invalid_pattern_byte(alphabet.alphabet, std::string_view(&byte, 1))) {
-        const std::uint8_t used = strand ? alphabet.complement(static_cast<std::uint8_t>(p)) : static_cast<std::uint8_t>(p);
-        unsigned count = 0;
-        for (unsigned b = 0; b < 4; ++b)
-          if (alphabet.matches_class(used, base_class[b])) {
-            ++count;
-            base = static_cast<std::uint8_t>(b);
-          }
-        if (count != 1) base = kNotBase;
-      }
-      base_of_byte[strand][p] = base;
-    }
-  for (unsigned p = 0; p < 256; ++p) {
-    const std::uint8_t base = base_of_byte[0][p];
-    if (base != kNotBase && base_of_byte[1][p] != 3 - base) return;  // (never for dna, iupac)
-  }
+  if (!seeds::pattern_bases(alphabet, base_class, base_of_byte)) return;
   pattern_base_ = base_of_byte[0];
   // Where each piece starts, for every pattern length (no division per record).
   const std::size_t parts = static_cast<std::size_t>(k) + 1;
@@ -204,13 +221,7 @@ bool PairedSeedFilter::ranges(std::string_view pattern, const std::uint8_t* code
       d_max = std::max(d_max, b - lo);
     }
     if (d_min == INT64_MAX) continue;  // no piece occurs: no end with cost <= k
-    const std::int64_t ends_from = std::max<std::int64_t>(0, d_min + sm - k_);
-    const std::int64_t ends_to = std::min<std::int64_t>(sn, d_max + sm + k_);
-    if (ends_to < 1 || ends_from > ends_to) continue;
-    // From m + k before the first end on (or the text's start), the ends are exact.
-    const std::int64_t warm = sm + k_;
-    out[s] = {true, static_cast<std::uint32_t>(ends_from > warm ? ends_from - warm : 0),
-              static_cast<std::uint32_t>(ends_to)};
+    out[s] = seeds::strand_range(d_min, d_max, sm, k_, sn);
   }
   return true;
 }

@@ -15,6 +15,7 @@
 #include "trawl/io/reader.h"
 #include "trawl/core/results.h"
 #include "trawl/core/search_options.h"
+#include "trawl/search/pattern_index.h"
 #include "trawl/sinks/sinks.h"
 
 namespace trawl {
@@ -27,6 +28,7 @@ struct PipelineOptions {
   bool best = false;  // --best (count keeps one hit per strand)
   std::optional<Region> region;  // --region: only this part of each record is searched
   RecordRange records;           // --shard: only these records are searched and written
+  const PatternIndex* index = nullptr;  // the run's pattern index, if it has one
 };
 
 struct RunStats {

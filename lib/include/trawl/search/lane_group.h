@@ -15,6 +15,7 @@
 #include "trawl/core/search_options.h"
 #include "trawl/core/uninitialized_vector.h"
 #include "trawl/kernel/kernel.h"
+#include "trawl/search/seed_filter.h"
 #include "trawl/search/selection.h"
 
 namespace trawl {
@@ -51,6 +52,9 @@ class LaneGroup {
     // jobs, and first_job 0): only the jobs of the bits of `live` were made (bit i: job i
     // of the list above), in that order; kAllLive: every job, as listed.
     std::uint64_t live = kAllLive;
+    // Indexed (PatternIndex): only the jobs of candidate pairs were made, by pattern, forward
+    // first (a pair without a job has no end).
+    bool listed = false;
   };
   // Where each job's text and profile are, to fix the jobs up once the buffers stop growing.
   struct JobSource {
@@ -74,6 +78,11 @@ class LaneGroup {
   // A job of pattern `pattern_idx` over n codes at `codes` of one strand of `record`.
   void add_job(const LaneContext& ctx, std::uint64_t codes, bool rc, std::uint32_t pattern_idx,
                std::uint32_t record, std::uint32_t n);
+  // A job of pattern `pattern_idx` over part of one strand of `record` (rec): codes
+  // [range.begin, range.end) of the strand, started earlier (or ended later) to a whole
+  // number of kPartQuantum steps, which finds the same ends. Returns its length.
+  std::uint32_t add_part_job(const LaneContext& ctx, const Record& rec, std::uint32_t record, std::uint32_t pattern_idx,
+                             bool rc, StrandRange range);
   // Points the jobs at their codes and profiles where those buffers moved as they grew.
   void fix_up_jobs();
   const std::uint8_t* codes_of(bool rc, std::uint64_t codes) const {

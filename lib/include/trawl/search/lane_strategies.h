@@ -10,6 +10,7 @@
 
 #include "trawl/kernel/kernel.h"
 #include "trawl/search/lane_group.h"
+#include "trawl/search/pattern_index.h"
 #include "trawl/search/plan.h"
 #include "trawl/search/seed_filter.h"
 
@@ -109,6 +110,25 @@ class PairedParts {
   PairedSeedFilter filter_;
 };
 
+// A large DNA panel (PatternIndex): a record's jobs are only its candidate (pattern, strand)
+// pairs, each over the part of its strand that can hold the pair's ends, listed by pattern
+// (LaneGroup::Record::listed). A record the index cannot tell about (an ambiguous code in
+// the text), or too long for a lane, takes the ordinary path.
+class IndexedRecords {
+ public:
+  void make(const PatternIndex* index) { index_ = index; }
+  bool enabled() const { return index_ != nullptr; }
+  // Takes records while they fit the group (at least one), codes them and makes their jobs.
+  // Returns how many.
+  std::size_t gather(LaneGroup& group, const LaneContext& ctx, std::span<const std::string_view> texts,
+                     std::uint64_t group_steps);
+
+ private:
+  const PatternIndex* index_ = nullptr;
+  PatternIndex::Scratch scratch_;
+  std::vector<PatternIndex::Candidate> candidates_;
+};
+
 // contains where the first end decides (no N filter): every forward job was scanned over its
 // head only and stopped at its first end; the others carry on over the rest of their text,
 // and the reverse strands of those that still found none are scanned. A record that hits
@@ -131,11 +151,13 @@ class LaneDriver {
  public:
   static constexpr std::uint64_t kAllPatterns = std::numeric_limits<std::uint64_t>::max();
 
-  // Sets up every strategy the options and the pattern set allow (plan choice reads which).
-  explicit LaneDriver(const LaneContext& ctx);
+  // Sets up every strategy the options and the pattern set allow (plan choice reads which);
+  // `index`: the run's pattern index, if it has one.
+  explicit LaneDriver(const LaneContext& ctx, const PatternIndex* index = nullptr);
   bool filtered_panel() const { return filtered_.enabled(); }
   bool screened() const { return screened_.enabled(); }
   bool panel() const { return !panel_.empty(); }
+  bool indexed() const { return indexed_.enabled(); }
   void follow(const SearchPlan& plan) { plan_ = plan; }
 
   // Takes records from the front of `texts` while they fit one group (at least one), scans
@@ -162,6 +184,7 @@ class LaneDriver {
   FilteredPanel filtered_;
   ScreenedRecords screened_;
   PairedParts paired_;
+  IndexedRecords indexed_;
   FirstEndPass first_end_;
 };
 

@@ -19,6 +19,8 @@ enum class Strategy : std::uint8_t {
   screened,          // a few patterns: records screened on their bytes, coded only if passed
   paired,            // --paired: pattern i in record i, only the strand parts
                      // PairedSeedFilter keeps
+  indexed,           // a large DNA panel: only the (pattern, strand) pairs, and the strand
+                     // parts, that PatternIndex finds a piece of
 };
 
 struct SearchPlan {
@@ -29,6 +31,8 @@ struct SearchPlan {
   // count without the N filter and overhang: ends are counted as the kernel yields them
   // and never stored.
   bool counted = false;
+  // indexed: the index's size, for the log.
+  std::string index;
 
   // One line for the log (-v): the strategy and the two flags.
   std::string describe() const;

@@ -15,6 +15,7 @@
 #include "trawl/kernel/kernel.h"
 #include "trawl/core/pattern_set.h"
 #include "trawl/search/lane_strategies.h"
+#include "trawl/search/pattern_index.h"
 #include "trawl/search/plan.h"
 #include "trawl/search/selection.h"
 #include "trawl/search/traceback.h"
@@ -40,6 +41,8 @@ struct SearchMode {
   // One record at a time, never in job lanes: the reference the lane strategies are tested
   // against (tests only; long records and patterns take that path anyway).
   bool record_by_record = false;
+  // The run's pattern index (PatternIndex::build), shared by every searcher; null: none.
+  const PatternIndex* index = nullptr;
 };
 
 // One window of a long record and one pattern: a task of the partition.
@@ -95,6 +98,11 @@ class Searcher {
   // The rows of record text_idx (selected or set) for its patterns [first, last).
   void answer_record(std::uint64_t text_idx, std::uint32_t first, std::uint32_t last,
                      BatchResults& out);
+  // Calls visit(pi) for the patterns of [first, last) that answer_record must ask about, in
+  // order, until it returns false: all of them, or, in a record the pattern index listed,
+  // only those with a job (the others have no end) unless `every` pair gets a row.
+  template <class Visit>
+  void for_each_pattern(std::uint32_t first, std::uint32_t last, bool every, Visit&& visit) const;
 
   // Tiered access: set_text() (whole record) or set_window() (one window of a record) once,
   // then any of these per pattern. The text must outlive the calls.

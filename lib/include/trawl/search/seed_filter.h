@@ -19,6 +19,17 @@
 
 namespace trawl {
 
+// What a strand needs scanned: nothing (live false: it has no end with cost <= k), or its
+// codes [begin, end) in the strand's own order (reversed for rc, as the rc scan reads
+// them). Every end p with cost <= k lies in [begin + m + k, end] (in [1, end] where begin
+// is 0), so a scan of that range from a fresh start column reports exactly the strand's
+// ends with cost <= k, at the same costs (docs/semantics.md §10; at 0 the fresh column is
+// the text's own).
+struct StrandRange {
+  bool live = false;
+  std::uint32_t begin = 0, end = 0;
+};
+
 // One scan the filter answers for: a single-word profile (m <= 64) and whether it runs
 // over the reversed text (rc: complement(P) against reverse(T), docs/semantics.md §4).
 struct SeedScan {
@@ -84,16 +95,7 @@ class PairedSeedFilter {
   PairedSeedFilter(const AlphabetSpec& alphabet, int k, bool rc, bool overhang);
   bool enabled() const { return enabled_; }
 
-  // What a strand needs scanned: nothing (live false: it has no end with cost <= k), or its
-  // codes [begin, end) in the strand's own order (reversed for rc, as the rc scan reads
-  // them). Every end p with cost <= k lies in [begin + m + k, end] (in [1, end] where begin
-  // is 0), so a scan of that range from a fresh start column reports exactly the strand's
-  // ends with cost <= k, at the same costs (docs/semantics.md §10; at 0 the fresh column is
-  // the text's own).
-  struct StrandRange {
-    bool live = false;
-    std::uint32_t begin = 0, end = 0;
-  };
+  using StrandRange = trawl::StrandRange;
   // The ranges of the forward strand and (rc) the reverse one, for `pattern` against a text
   // of n class codes in forward order. False where the filter cannot tell (the ranges are
   // then unset: scan everything): a pattern longer than 64, in more than 8 pieces (k > 7),
@@ -107,8 +109,7 @@ class PairedSeedFilter {
   bool rc_ = false;
   int k_ = 0;
   std::array<std::uint8_t, 16> base_of_class_{};
-  // The base (0-3, as "ACGT") a pattern byte matches and only that, else kNotBase.
-  static constexpr std::uint8_t kNotBase = 0xFF;
+  static constexpr std::uint8_t kNotBase = 0xFF;  // (seeds.h)
   std::array<std::uint8_t, 256> pattern_base_{};
   // [m][t]: where piece t of a pattern of length m starts (t * m / (k + 1); [m][k + 1] = m).
   std::array<std::array<std::uint8_t, SeedSpanQuery::kMaxSeeds / 2 + 1>, 65> piece_begin_{};

@@ -1,0 +1,88 @@
+#pragma once
+// PatternIndex: the pigeonhole pieces of a large DNA pattern panel, indexed once per run and
+// shared by every thread, so that a short record costs its candidate (pattern, strand)
+// pairs rather than every pattern. Each pattern (and, searching both strands, its reverse
+// complement as the forward text reads it) is cut into k + 1 pieces; an alignment with at
+// most k edits leaves one piece aligned with none, which occurs in the text exactly, and
+// where it occurs bounds where the alignment can end (seeds::strand_range). A record's
+// q-grams are looked up once; the (pattern, strand) pairs whose pieces start with one of
+// them are the candidates, each with the part of its strand to scan, and the others have
+// no end with cost <= k. Pure, thread safe once built.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trawl/core/pattern_set.h"
+#include "trawl/core/search_options.h"
+#include "trawl/search/seed_filter.h"
+
+namespace trawl {
+
+class PatternIndex {
+ public:
+  // Seeds are the first q bases of each piece, q = the shortest piece, at most kMaxSeed (a
+  // table of 4^q + 1 offsets) and at least kMinSeed (shorter ones pass nearly every text).
+  static constexpr unsigned kMaxSeed = 11;
+  static constexpr unsigned kMinSeed = 6;
+
+  // Null where the index cannot answer exactly (alphabets other than dna and iupac,
+  // overhang, patterns longer than 64 or with a position that is not exactly one of A, C,
+  // G, T, pieces shorter than kMinSeed) or, unless `force`, where it would not pay: panels
+  // of at most SeedFilter::kMaxScans scans, or whose seeds are so unselective that the
+  // candidates' scans would cost about what scanning every pair does (pays()).
+  static std::shared_ptr<const PatternIndex> build(const PatternSet& patterns, const SearchOptions& options,
+                                                   bool force = false);
+
+  // One (pattern, strand) that may have an end with cost <= k in a text: its strand's codes
+  // [range.begin, range.end) hold every such end (StrandRange).
+  struct Candidate {
+    std::uint32_t pattern = 0;
+    bool rc = false;
+    StrandRange range;
+  };
+  // Per thread: the diagonals each (pattern, strand) was seen on in the current text.
+  struct Scratch {
+    std::vector<std::int32_t> d_min, d_max;
+    std::vector<std::uint32_t> touched;
+  };
+  // The candidates of a text of n class codes in forward order, by pattern, forward strand
+  // first. False where the index cannot tell (more than two codes that match several bases,
+  // such as N in iupac, within one seed): every pair must be scanned.
+  bool candidates(const std::uint8_t* codes, std::size_t n, Scratch& scratch, std::vector<Candidate>& out) const;
+
+  std::size_t pieces() const { return entries_.size(); }
+  unsigned seed_length() const { return q_; }
+  std::size_t bytes() const { return offsets_.size() * sizeof(std::uint32_t) + entries_.size() * sizeof(Entry); }
+  // For the log (-v): seed length, pieces, memory.
+  std::string describe() const;
+
+ private:
+  // A piece whose seed is a table key: its scan (pattern * 2 + rc) and where it lies in the
+  // pattern (its start; rc: its end, as the forward text reads it reversed).
+  struct Entry {
+    std::uint32_t scan;
+    std::uint32_t at;
+  };
+
+  PatternIndex() = default;
+  // Whether looking up every q-gram and scanning the candidates costs less than scanning
+  // every pair: per text position, a look-up against `scans` lane steps, and each seed
+  // found (pieces / 4^q of them) a scan of about 2(m + k) steps.
+  bool pays(std::size_t scans) const;
+
+  // A seed with more text codes that match several bases (an IUPAC code such as N in
+  // iupac) than this is not looked up: the text cannot be told.
+  static constexpr int kMaxAmbiguous = 2;
+
+  std::array<std::uint8_t, 16> bases_of_class_{};  // [text class]: bit b, base b ("ACGT") matches
+  unsigned q_ = 0;
+  std::int32_t k_ = 0;
+  bool rc_ = false;
+  std::vector<std::uint8_t> length_;     // per pattern
+  std::vector<std::uint32_t> offsets_;   // [seed]: its entries are entries_[offsets_[seed], offsets_[seed + 1])
+  std::vector<Entry> entries_;
+};
+
+}  // namespace trawl
