@@ -151,8 +151,11 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
                  "auto (fastest this CPU runs), scalar, avx2 or avx512")
       ->check(CLI::IsMember({"auto", "scalar", "avx2", "avx512"}))
       ->capture_default_str();
-  cmd.add_flag("--no-index{false}", c.index,
-               "Scan every pattern in every record: no pattern index for a large DNA panel (same results)");
+  cmd.add_option("--index", c.index,
+                 "Pattern index (same results): auto (for DNA panels where it pays), always (wherever it can "
+                 "answer: dna/iupac, patterns of A/C/G/T, k + 1 pieces of 6+ bases, no overhang) or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
   cmd.add_option("--batch-bases", c.batch_bases, "Residues per work task at most (hits takes fewer where hits are dense)")
       ->check(fits<std::uint64_t>(kBatchBasesRange))
       ->capture_default_str();

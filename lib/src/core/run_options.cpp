@@ -49,6 +49,8 @@ void check_names(const RunOptions& o, std::vector<std::string>& problems) {
     problems.emplace_back("--compression " + o.compression + ": give zstd, snappy or none");
   if (!one_of(o.kernel, {"auto", "scalar", "avx2", "avx512"}))
     problems.emplace_back("--kernel " + o.kernel + ": give auto, scalar, avx2 or avx512");
+  if (!one_of(o.index, {"auto", "always", "never"}))
+    problems.emplace_back("--index " + o.index + ": give auto, always or never");
   for (const std::string& name : o.columns.extra)
     if (!one_of(name, {"pattern_start", "pattern_end", "pat_idx", "text_idx"}))
       problems.emplace_back("--columns " + name +

@@ -98,7 +98,7 @@ struct RunOptions {
 
   int threads = 0;                // 0 = all cores
   std::string kernel = "auto";    // auto | scalar | avx2 | avx512
-  bool index = true;              // a large DNA panel may use a pattern index (--no-index: never)
+  std::string index = "auto";     // pattern index: auto (where it pays) | always (where it can) | never
   std::uint64_t batch_bases = 1 << 20;
 
   // Provenance written into Parquet metadata.
