@@ -10,6 +10,7 @@
 
 #include "support/oracle.h"
 #include "support/run_search.h"
+#include "trawl/search/pattern_index.h"
 #include "trawl/search/searcher.h"
 
 using namespace trawl;
@@ -88,6 +89,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           std::fprintf(stderr, "lanes view %zu, kernel %s, pattern %s, text %s, k %d\n", v, kernel->name,
                        pattern.c_str(), text.c_str(), opt.k);
           std::abort();
+        }
+      }
+      // The pattern index, wherever it can answer (forced for one pattern), answers as the
+      // lanes do.
+      if (const auto index = PatternIndex::build(patterns, opt, true)) {
+        auto rows = [](const BatchResults& r) {
+          std::vector<std::string> s;
+          for (const Hit& h : r.hits.hits) s.push_back(oracle::format_hit(oracle::from_library(r.hits, h)));
+          for (const PairCount& c : r.pair_counts) s.push_back(std::to_string(c.count));
+          return s;
+        };
+        for (const BatchResults* lanes : {&lanes_hits, &lanes_count, &lanes_contains}) {
+          SearchMode mode = test::every_pair(lanes == &lanes_hits ? Command::hits : lanes == &lanes_count ? Command::count : Command::contains);
+          mode.index = index.get();
+          if (rows(test::search_texts(patterns, opt, *kernel, mode, views)) != rows(*lanes)) {
+            std::fprintf(stderr, "pattern index, kernel %s, pattern %s, text %s, k %d\n", kernel->name, pattern.c_str(),
+                         text.c_str(), opt.k);
+            std::abort();
+          }
         }
       }
     }
