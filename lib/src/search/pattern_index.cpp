@@ -57,6 +57,7 @@ std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patter
   keys.reserve(npat * strands * parts);
   unsorted.reserve(keys.capacity());
   x.length_.resize(npat);
+  x.profiles_.resize(2 * npat);
   std::uint8_t fwd[64], rev[64];  // the pattern's bases; its reverse complement's
   for (std::size_t pi = 0; pi < npat; ++pi) {
     const std::string_view seq = patterns.seq(pi);
@@ -68,6 +69,10 @@ std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patter
     for (std::uint32_t j = 0; j < m; ++j) rev[j] = static_cast<std::uint8_t>(3 - fwd[m - 1 - j]);
     x.length_[pi] = static_cast<std::uint8_t>(m);
     const auto scan = static_cast<std::uint32_t>(2 * pi);
+    for (std::uint32_t j = 0; j < m; ++j) {
+      x.profiles_[scan].peq[fwd[j]] |= std::uint64_t{1} << j;
+      x.profiles_[scan + 1].peq[rev[j]] |= std::uint64_t{1} << j;
+    }
     for (std::uint32_t t = 0; t < parts; ++t) {
       const std::uint32_t lo = t * m / parts, hi = (t + 1) * m / parts;
       keys.push_back(seed_code(fwd + lo, x.q_));
@@ -85,6 +90,8 @@ std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patter
   x.entries_.resize(unsorted.size());
   std::vector<std::uint32_t> fill(x.offsets_.begin(), x.offsets_.end() - 1);
   for (std::size_t e = 0; e < unsorted.size(); ++e) x.entries_[fill[keys[e]]++] = unsorted[e];
+  x.present_.assign((x.offsets_.size() - 1 + 63) / 64, 0);
+  for (const std::uint32_t key : keys) x.present_[key >> 6] |= std::uint64_t{1} << (key & 63);
   if (!force && !x.pays(npat * strands)) return nullptr;
   return index;
 }
@@ -101,32 +108,16 @@ bool PatternIndex::pays(std::size_t scans) const {
   return indexed < static_cast<double>(scans) / 2;
 }
 
-bool PatternIndex::candidates(const std::uint8_t* codes, std::size_t n, Scratch& s,
-                              std::vector<Candidate>& out) const {
-  out.clear();
-  const std::size_t scans = 2 * length_.size();
-  if (s.d_min.size() != scans) {
-    s.d_min.assign(scans, INT32_MAX);
-    s.d_max.assign(scans, INT32_MIN);
-  }
-  s.touched.clear();
+bool PatternIndex::seeds_of(const std::uint8_t* codes, std::size_t n, std::vector<Seed>& seeds) const {
   const std::uint32_t mask = (std::uint32_t{1} << (2 * q_)) - 1;
-  const auto sn = static_cast<std::int32_t>(n);
-  auto visit = [&](std::uint32_t key, std::int32_t f) {
-    for (std::uint32_t e = offsets_[key]; e < offsets_[key + 1]; ++e) {
-      const Entry entry = entries_[e];
-      // d: where the piece starts in its strand's text minus where it starts in the pattern.
-      const std::int32_t d = (entry.scan & 1) == 0 ? f - static_cast<std::int32_t>(entry.at)
-                                                   : sn - f - static_cast<std::int32_t>(entry.at);
-      if (s.d_min[entry.scan] == INT32_MAX) s.touched.push_back(entry.scan);
-      s.d_min[entry.scan] = std::min(s.d_min[entry.scan], d);
-      s.d_max[entry.scan] = std::max(s.d_max[entry.scan], d);
-    }
+  auto add = [&](std::uint32_t key, std::uint32_t f) {
+    if ((present_[key >> 6] >> (key & 63) & 1) == 0) return;
+    __builtin_prefetch(&offsets_[key]);
+    seeds.push_back({key, f});
   };
   std::uint32_t key = 0;
   std::uint32_t ambiguous = 0;  // bit j: the code j before the current one matches several bases
-  bool told = true;
-  for (std::size_t i = 0; i < n && told; ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     const std::uint8_t bases = bases_of_class_[codes[i]];
     // A code that matches no pattern base (N in dna) reads as base 0: seeds across it can
     // only add candidates, never lose one. One that matches several (N in iupac) is each
@@ -135,35 +126,90 @@ bool PatternIndex::candidates(const std::uint8_t* codes, std::size_t n, Scratch&
     key = (key << 2 | (several || bases == 0 ? 0u : static_cast<std::uint32_t>(__builtin_ctz(bases)))) & mask;
     ambiguous = (ambiguous << 1 | several) & ((1u << q_) - 1);
     if (i + 1 < q_) continue;
-    const auto f = static_cast<std::int32_t>(i + 1 - q_);
+    const auto f = static_cast<std::uint32_t>(i + 1 - q_);
     if (ambiguous == 0) {
-      visit(key, f);
+      add(key, f);
       continue;
     }
     // Up to kMaxAmbiguous such codes in a seed: every base each can be; more: the index
     // cannot tell.
-    told = __builtin_popcount(ambiguous) <= kMaxAmbiguous;
-    if (!told) break;
+    if (__builtin_popcount(ambiguous) > kMaxAmbiguous) return false;
     const unsigned j1 = static_cast<unsigned>(__builtin_ctz(ambiguous));
     const std::uint32_t rest = ambiguous & (ambiguous - 1);
     const unsigned j2 = rest ? static_cast<unsigned>(__builtin_ctz(rest)) : j1;
     const std::uint8_t b1 = bases_of_class_[codes[i - j1]], b2 = rest ? bases_of_class_[codes[i - j2]] : 1;
     for (std::uint32_t x1 = 0; x1 < 4; ++x1)
       for (std::uint32_t x2 = 0; x2 < (rest ? 4u : 1u); ++x2)
-        if ((b1 >> x1 & 1) && (b2 >> x2 & 1))
-          visit(key | x1 << (2 * j1) | (rest ? x2 << (2 * j2) : 0), f);
+        if ((b1 >> x1 & 1) && (b2 >> x2 & 1)) add(key | x1 << (2 * j1) | (rest ? x2 << (2 * j2) : 0), f);
   }
-  std::sort(s.touched.begin(), s.touched.end());
-  for (const std::uint32_t scan : s.touched) {
-    if (told) {
-      const StrandRange range = seeds::strand_range(s.d_min[scan], s.d_max[scan], length_[scan >> 1], k_, sn);
-      if (range.live) out.push_back({scan >> 1, (scan & 1) != 0, range});
+  return true;
+}
+
+bool PatternIndex::candidates(const std::uint8_t* codes, std::size_t n, Scratch& s,
+                              std::vector<Candidate>& out) const {
+  // In passes, each prefetching what the next reads: the tables are large and a record's
+  // look-ups land anywhere in them, so their cache misses must overlap.
+  out.clear();
+  s.seeds.clear();
+  if (!seeds_of(codes, n, s.seeds)) return false;
+  for (Seed& seed : s.seeds) {
+    const std::uint32_t first = offsets_[seed.key], last = offsets_[seed.key + 1];
+    seed.key = first;  // (now where its entries start)
+    seed.count = last - first;
+    __builtin_prefetch(&entries_[first]);
+  }
+  // Each piece found as (scan, diagonal), diagonals biased to stay unsigned, sorted.
+  const auto sn = static_cast<std::int64_t>(n);
+  constexpr std::int64_t kBias = std::int64_t{1} << 31;
+  s.found.clear();
+  for (const Seed& seed : s.seeds)
+    for (std::uint32_t e = seed.key; e < seed.key + seed.count; ++e) {
+      const Entry entry = entries_[e];
+      // d: where the piece starts in its strand's text minus where it starts in the pattern.
+      const std::int64_t d = (entry.scan & 1) == 0 ? std::int64_t{seed.at} - entry.at : sn - seed.at - entry.at;
+      s.found.push_back(std::uint64_t{entry.scan} << 32 | static_cast<std::uint64_t>(d + kBias));
+      __builtin_prefetch(&profiles_[entry.scan]);
     }
-    s.d_min[scan] = INT32_MAX;
-    s.d_max[scan] = INT32_MIN;
+  std::sort(s.found.begin(), s.found.end());
+  for (std::size_t i = 0; i < s.found.size();) {
+    const auto scan = static_cast<std::uint32_t>(s.found[i] >> 32);
+    const std::int64_t d_min = static_cast<std::int64_t>(s.found[i] & 0xFFFFFFFF) - kBias;
+    while (i + 1 < s.found.size() && s.found[i + 1] >> 32 == scan) ++i;
+    const std::int64_t d_max = static_cast<std::int64_t>(s.found[i++] & 0xFFFFFFFF) - kBias;
+    const StrandRange range = seeds::strand_range(d_min, d_max, length_[scan >> 1], k_, sn);
+    // (A reverse strand's range [begin, end) is forward text [n - end, n - begin).)
+    const bool rc = (scan & 1) != 0;
+    const auto un = static_cast<std::uint32_t>(n);
+    if (range.live && occurs(scan, codes, rc ? un - range.end : range.begin, rc ? un - range.begin : range.end))
+      out.push_back({scan >> 1, rc, range});
   }
-  if (!told) out.clear();
-  return told;
+  return true;
+}
+
+bool PatternIndex::occurs(std::uint32_t scan, const std::uint8_t* codes, std::uint32_t a, std::uint32_t b) const {
+  const std::uint64_t* peq = profiles_[scan].peq;
+  const std::uint32_t m = length_[scan >> 1];
+  const std::uint64_t high = std::uint64_t{1} << (m - 1);
+  std::uint64_t pv = ~std::uint64_t{0}, mv = 0;
+  std::int32_t score = static_cast<std::int32_t>(m);
+  for (std::uint32_t i = a; i < b; ++i) {
+    const std::uint8_t bases = bases_of_class_[codes[i]];
+    const std::uint64_t eq = (peq[0] & -std::uint64_t(bases & 1)) | (peq[1] & -std::uint64_t(bases >> 1 & 1)) |
+                             (peq[2] & -std::uint64_t(bases >> 2 & 1)) | (peq[3] & -std::uint64_t(bases >> 3 & 1));
+    const std::uint64_t xv = eq | mv;
+    const std::uint64_t xh = (((eq & pv) + pv) ^ pv) | eq;
+    std::uint64_t ph = mv | ~(xh | pv);
+    std::uint64_t mh = pv & xh;
+    score += (ph & high) != 0;
+    score -= (mh & high) != 0;
+    // (A fresh start anywhere: row 0 stays 0, so nothing enters at the bottom.)
+    ph <<= 1;
+    mh <<= 1;
+    pv = mh | ~(xv | ph);
+    mv = ph & xv;
+    if (score <= k_) return true;
+  }
+  return false;
 }
 
 std::string PatternIndex::describe() const {

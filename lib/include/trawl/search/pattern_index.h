@@ -42,10 +42,14 @@ class PatternIndex {
     bool rc = false;
     StrandRange range;
   };
-  // Per thread: the diagonals each (pattern, strand) was seen on in the current text.
+  // A seed found in a text: its key (then where its entries start), its start, its entries.
+  struct Seed {
+    std::uint32_t key = 0, at = 0, count = 0;
+  };
+  // Per thread: a text's seeds, and its pieces found as (scan << 32 | diagonal + 2^31).
   struct Scratch {
-    std::vector<std::int32_t> d_min, d_max;
-    std::vector<std::uint32_t> touched;
+    std::vector<Seed> seeds;
+    std::vector<std::uint64_t> found;
   };
   // The candidates of a text of n class codes in forward order, by pattern, forward strand
   // first. False where the index cannot tell (more than two codes that match several bases,
@@ -54,7 +58,10 @@ class PatternIndex {
 
   std::size_t pieces() const { return entries_.size(); }
   unsigned seed_length() const { return q_; }
-  std::size_t bytes() const { return offsets_.size() * sizeof(std::uint32_t) + entries_.size() * sizeof(Entry); }
+  std::size_t bytes() const {
+    return offsets_.size() * sizeof(std::uint32_t) + entries_.size() * sizeof(Entry) +
+           present_.size() * sizeof(std::uint64_t) + profiles_.size() * sizeof(ScanProfile);
+  }
   // For the log (-v): seed length, pieces, memory.
   std::string describe() const;
 
@@ -66,7 +73,22 @@ class PatternIndex {
     std::uint32_t at;
   };
 
+  // A scan's pattern as the forward text reads it (rc: the reverse complement), bit j of
+  // [b] set where position j is base b: enough to tell, one word wide, whether a
+  // candidate's range holds an end with cost <= k at all (most seeds found by chance do
+  // not), before a job is made for it.
+  struct ScanProfile {
+    std::uint64_t peq[4];
+  };
+
   PatternIndex() = default;
+  // The seeds of a text that have entries (prefetching their offsets). False where the
+  // index cannot tell.
+  bool seeds_of(const std::uint8_t* codes, std::size_t n, std::vector<Seed>& seeds) const;
+  // Whether the forward text codes [a, b) hold an approximate occurrence of the scan's
+  // pattern with cost <= k (Myers' bit-vector search from a fresh start; a code that
+  // matches several bases matches each of them, so never "no" where there is one).
+  bool occurs(std::uint32_t scan, const std::uint8_t* codes, std::uint32_t a, std::uint32_t b) const;
   // Whether looking up every q-gram and scanning the candidates costs less than scanning
   // every pair: per text position, a look-up against `scans` lane steps, and each seed
   // found (pieces / 4^q of them) a scan of about 2(m + k) steps.
@@ -83,6 +105,8 @@ class PatternIndex {
   std::vector<std::uint8_t> length_;     // per pattern
   std::vector<std::uint32_t> offsets_;   // [seed]: its entries are entries_[offsets_[seed], offsets_[seed + 1])
   std::vector<Entry> entries_;
+  std::vector<std::uint64_t> present_;   // bit [seed]: it has entries (a small table, read first)
+  std::vector<ScanProfile> profiles_;    // [scan]
 };
 
 }  // namespace trawl
