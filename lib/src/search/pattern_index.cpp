@@ -97,15 +97,13 @@ std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patter
 }
 
 bool PatternIndex::pays(std::size_t scans) const {
-  // In lane steps per text position (a look-up costs about kLookup of them). The candidates'
-  // scans start m + k before their first end and are padded to whole blocks.
-  constexpr double kLookup = 16;
-  double mean_m = 0;
-  for (const std::uint8_t m : length_) mean_m += m;
-  mean_m /= static_cast<double>(length_.size());
-  const double seeds_found = static_cast<double>(entries_.size()) / static_cast<double>(offsets_.size() - 1);
-  const double indexed = kLookup + seeds_found * (2 * (mean_m + k_) + 8);
-  return indexed < static_cast<double>(scans) / 2;
+  // Per text position, in the time of a lane step (the lanes scan every pair: `scans`
+  // steps): a look-up, and for each piece found by chance (pieces / 4^q of them) its
+  // cache misses and its check, which cost about kPerPiece steps (docs/performance.md,
+  // "Pattern index": the constants are fitted there).
+  constexpr double kLookup = 32, kPerPiece = 1100;
+  const double found = static_cast<double>(entries_.size()) / static_cast<double>(offsets_.size() - 1);
+  return kLookup + found * kPerPiece < static_cast<double>(scans);
 }
 
 bool PatternIndex::seeds_of(const std::uint8_t* codes, std::size_t n, std::vector<Seed>& seeds) const {

@@ -89,9 +89,8 @@ class PatternIndex {
   // pattern with cost <= k (Myers' bit-vector search from a fresh start; a code that
   // matches several bases matches each of them, so never "no" where there is one).
   bool occurs(std::uint32_t scan, const std::uint8_t* codes, std::uint32_t a, std::uint32_t b) const;
-  // Whether looking up every q-gram and scanning the candidates costs less than scanning
-  // every pair: per text position, a look-up against `scans` lane steps, and each seed
-  // found (pieces / 4^q of them) a scan of about 2(m + k) steps.
+  // Whether looking up every q-gram and checking the pieces found costs less than scanning
+  // every pair (`scans` lane steps per text position).
   bool pays(std::size_t scans) const;
 
   // A seed with more text codes that match several bases (an IUPAC code such as N in
