@@ -91,9 +91,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           std::abort();
         }
       }
-      // The pattern index, wherever it can answer (forced for one pattern), answers as the
-      // lanes do.
-      if (const auto index = PatternIndex::build(patterns, opt, true)) {
+      // The pattern index, wherever it can answer (forced for one pattern), cut either way,
+      // answers as the lanes do.
+      for (const auto pieces : {PatternIndex::Pieces::exact, PatternIndex::Pieces::one_edit}) {
+        const auto index = PatternIndex::build(patterns, opt, true, pieces);
+        if (!index) continue;
         auto rows = [](const BatchResults& r) {
           std::vector<std::string> s;
           for (const Hit& h : r.hits.hits) s.push_back(oracle::format_hit(oracle::from_library(r.hits, h)));

@@ -19,12 +19,79 @@ std::uint32_t seed_code(const std::uint8_t* bases, unsigned count) {
 
 }  // namespace
 
+namespace {
+
+// The seeds that an occurrence of the piece `r` (its `len` bases as the forward text reads
+// them) with at most `edits` (0 or 1) edits starts with, q bases each: the piece's first q
+// bases, and with one edit each substitution, deletion (a piece of exactly q bases: its
+// deleted base's place taken by any base) and insertion among them. An insertion before
+// the piece's first base is not needed: the pigeonhole counts an insertion between two
+// pieces against the earlier one, and one before the pattern's first is never in a
+// cheapest alignment. Sorted, each once.
+void piece_seeds(const std::uint8_t* r, unsigned len, unsigned q, unsigned edits, std::vector<std::uint32_t>& out) {
+  out.clear();
+  out.push_back(seed_code(r, q));
+  if (edits == 0) return;
+  std::uint8_t v[PatternIndex::kMaxSeed + 1];
+  for (unsigned j = 0; j < q; ++j) {
+    for (std::uint8_t c = 0; c < 4; ++c) {
+      std::copy(r, r + q, v);
+      v[j] = c;  // substitution
+      out.push_back(seed_code(v, q));
+      if (j == 0) continue;
+      std::copy(r, r + j, v);  // insertion of c before base j
+      v[j] = c;
+      std::copy(r + j, r + q - 1, v + j + 1);
+      out.push_back(seed_code(v, q));
+    }
+    std::copy(r, r + j, v);  // deletion of base j
+    std::copy(r + j + 1, r + std::min(q + 1, len), v + j);
+    if (q < len) {
+      out.push_back(seed_code(v, q));
+      continue;
+    }
+    for (std::uint8_t c = 0; c < 4; ++c) {
+      v[q - 1] = c;
+      out.push_back(seed_code(v, q));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
+// Seeds per piece (an upper bound) of a piece scheme.
+double seeds_per_piece(unsigned q, unsigned edits) { return edits == 0 ? 1.0 : 1.0 + 11.0 * q; }
+
+}  // namespace
+
+PatternIndex::Scheme PatternIndex::scheme_of(const PatternSet& patterns, int k, unsigned strands, Pieces pieces) {
+  // Exact pieces: k + 1 of them, one occurs exactly. Pieces with one edit: k / 2 + 1 of
+  // them (twice as long, so their seeds can be longer), one occurs with at most one edit
+  // (floor(k / pieces) <= 1). The one whose seeds a text finds fewer of by chance.
+  Scheme best;
+  for (const unsigned edits : {0u, 1u}) {
+    // (At k = 0 the two are one: a single exact piece.)
+    if (edits == 1 ? pieces == Pieces::exact || k == 0 : pieces == Pieces::one_edit && k > 0) continue;
+    const unsigned parts = edits == 0 ? static_cast<unsigned>(k) + 1 : static_cast<unsigned>(k) / 2 + 1;
+    std::size_t shortest = 64;
+    for (std::size_t pi = 0; pi < patterns.size(); ++pi) shortest = std::min(shortest, patterns.seq(pi).size() / parts);
+    if (shortest < kMinSeed) continue;
+    const auto q = static_cast<unsigned>(std::min<std::size_t>(shortest, kMaxSeed));
+    const double seeds = static_cast<double>(patterns.size() * strands * parts) * seeds_per_piece(q, edits);
+    if (seeds > kMaxSeeds) continue;
+    const double found = seeds / static_cast<double>(std::size_t{1} << (2 * q));
+    if (best.parts == 0 || found < best.found) best = {parts, edits, q, found};
+  }
+  return best;
+}
+
 std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patterns, const SearchOptions& options,
-                                                        bool force) {
+                                                        bool force, Pieces pieces) {
   const std::size_t npat = patterns.size();
-  if (npat == 0 || options.overhang || options.k < 0 || patterns.max_length() > 64) return nullptr;
+  if (npat == 0 || npat >= (std::size_t{1} << (31 - kAtBits)) || options.overhang || options.k < 0 ||
+      patterns.max_length() > 64)
+    return nullptr;
   const unsigned strands = options.searches_rc() ? 2 : 1;
-  if (!force && npat * strands <= SeedFilter::kMaxScans) return nullptr;  // (the filtered panel's)
   std::shared_ptr<PatternIndex> index(new PatternIndex());
   PatternIndex& x = *index;
   std::array<std::uint8_t, 16> unused{};
@@ -45,64 +112,75 @@ std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patter
       }
   x.k_ = options.k;
   x.rc_ = strands == 2;
-  const auto parts = static_cast<std::uint32_t>(options.k) + 1;
-  std::size_t shortest = 64;
-  for (std::size_t pi = 0; pi < npat; ++pi) shortest = std::min(shortest, patterns.seq(pi).size() / parts);
-  if (shortest < kMinSeed) return nullptr;
-  x.q_ = static_cast<unsigned>(std::min<std::size_t>(shortest, kMaxSeed));
+  x.scheme_ = scheme_of(patterns, options.k, strands, pieces);
+  if (x.scheme_.parts == 0) return nullptr;
+  // Without force, a panel the pigeonhole filter of the lanes covers, or one whose seeds
+  // are so unselective that checking the pieces found costs about what scanning every
+  // pair does, is not indexed.
+  if (!force && (npat * strands <= SeedFilter::kMaxScans || !pays(x.scheme_.found, npat * strands))) return nullptr;
+  x.q_ = x.scheme_.q;
+  if (!x.add_pieces(patterns, base_of_byte[0])) return nullptr;
+  return index;
+}
 
-  // Every piece's seed, then the entries sorted by seed (a counting sort).
-  std::vector<std::uint32_t> keys;
-  std::vector<Entry> unsorted;
-  keys.reserve(npat * strands * parts);
-  unsorted.reserve(keys.capacity());
-  x.length_.resize(npat);
-  x.profiles_.resize(2 * npat);
+bool PatternIndex::add_pieces(const PatternSet& patterns, const std::array<std::uint8_t, 256>& base_of_byte) {
+  // Every piece's seeds, generated twice (counted, then placed: a counting sort with no
+  // copy of the entries, so that building takes little more memory than the table).
+  const std::size_t npat = patterns.size();
+  const unsigned parts = scheme_.parts;
+  std::vector<std::uint32_t> piece;
+  length_.resize(npat);
+  profiles_.resize(2 * npat);
   std::uint8_t fwd[64], rev[64];  // the pattern's bases; its reverse complement's
   for (std::size_t pi = 0; pi < npat; ++pi) {
     const std::string_view seq = patterns.seq(pi);
     const auto m = static_cast<std::uint32_t>(seq.size());
     for (std::uint32_t j = 0; j < m; ++j) {
-      fwd[j] = base_of_byte[0][static_cast<std::uint8_t>(seq[j])];
-      if (fwd[j] == seeds::kNotBase) return nullptr;
+      fwd[j] = base_of_byte[static_cast<std::uint8_t>(seq[j])];
+      if (fwd[j] == seeds::kNotBase) return false;
+      profiles_[2 * pi].peq[fwd[j]] |= std::uint64_t{1} << j;
+      profiles_[2 * pi + 1].peq[3 - fwd[j]] |= std::uint64_t{1} << (m - 1 - j);
     }
-    for (std::uint32_t j = 0; j < m; ++j) rev[j] = static_cast<std::uint8_t>(3 - fwd[m - 1 - j]);
-    x.length_[pi] = static_cast<std::uint8_t>(m);
-    const auto scan = static_cast<std::uint32_t>(2 * pi);
-    for (std::uint32_t j = 0; j < m; ++j) {
-      x.profiles_[scan].peq[fwd[j]] |= std::uint64_t{1} << j;
-      x.profiles_[scan + 1].peq[rev[j]] |= std::uint64_t{1} << j;
-    }
-    for (std::uint32_t t = 0; t < parts; ++t) {
-      const std::uint32_t lo = t * m / parts, hi = (t + 1) * m / parts;
-      keys.push_back(seed_code(fwd + lo, x.q_));
-      unsorted.push_back({scan, lo});
-      if (strands == 1) continue;
-      // The rc scan's piece [lo, hi) of complement(P), as the forward text reads it:
-      // reverse complement positions [m - hi, m - lo).
-      keys.push_back(seed_code(rev + (m - hi), x.q_));
-      unsorted.push_back({scan + 1, hi});
-    }
+    length_[pi] = static_cast<std::uint8_t>(m);
   }
-  x.offsets_.assign((std::size_t{1} << (2 * x.q_)) + 1, 0);
-  for (const std::uint32_t key : keys) ++x.offsets_[key + 1];
-  for (std::size_t i = 1; i < x.offsets_.size(); ++i) x.offsets_[i] += x.offsets_[i - 1];
-  x.entries_.resize(unsorted.size());
-  std::vector<std::uint32_t> fill(x.offsets_.begin(), x.offsets_.end() - 1);
-  for (std::size_t e = 0; e < unsorted.size(); ++e) x.entries_[fill[keys[e]]++] = unsorted[e];
-  x.present_.assign((x.offsets_.size() - 1 + 63) / 64, 0);
-  for (const std::uint32_t key : keys) x.present_[key >> 6] |= std::uint64_t{1} << (key & 63);
-  if (!force && !x.pays(npat * strands)) return nullptr;
-  return index;
+  auto for_each_seed = [&](auto&& use) {
+    for (std::size_t pi = 0; pi < npat; ++pi) {
+      const std::string_view seq = patterns.seq(pi);
+      const auto m = static_cast<std::uint32_t>(seq.size());
+      for (std::uint32_t j = 0; j < m; ++j) fwd[j] = base_of_byte[static_cast<std::uint8_t>(seq[j])];
+      for (std::uint32_t j = 0; j < m; ++j) rev[j] = static_cast<std::uint8_t>(3 - fwd[m - 1 - j]);
+      const auto scan = static_cast<std::uint32_t>(2 * pi);
+      for (std::uint32_t t = 0; t < parts; ++t) {
+        const std::uint32_t lo = t * m / parts, hi = (t + 1) * m / parts;
+        piece_seeds(fwd + lo, hi - lo, q_, scheme_.edits, piece);
+        for (const std::uint32_t key : piece) use(key, entry_of(scan, lo));
+        if (!rc_) continue;
+        // The rc scan's piece [lo, hi) of complement(P), as the forward text reads it:
+        // reverse complement positions [m - hi, m - lo).
+        piece_seeds(rev + (m - hi), hi - lo, q_, scheme_.edits, piece);
+        for (const std::uint32_t key : piece) use(key, entry_of(scan + 1, hi));
+      }
+    }
+  };
+  // offsets_[key] counts its entries, then (summed) is where they end, then (each placed
+  // one before it) where they start.
+  offsets_.assign((std::size_t{1} << (2 * q_)) + 1, 0);
+  for_each_seed([&](std::uint32_t key, Entry) { ++offsets_[key]; });
+  for (std::size_t i = 1; i < offsets_.size(); ++i) offsets_[i] += offsets_[i - 1];
+  entries_.resize(offsets_.back());
+  for_each_seed([&](std::uint32_t key, Entry entry) { entries_[--offsets_[key]] = entry; });
+  present_.assign((offsets_.size() - 1 + 63) / 64, 0);
+  for (std::size_t key = 0; key + 1 < offsets_.size(); ++key)
+    if (offsets_[key] != offsets_[key + 1]) present_[key >> 6] |= std::uint64_t{1} << (key & 63);
+  return true;
 }
 
-bool PatternIndex::pays(std::size_t scans) const {
+bool PatternIndex::pays(double found, std::size_t scans) {
   // Per text position, in the time of a lane step (the lanes scan every pair: `scans`
   // steps): a look-up, and for each piece found by chance (pieces / 4^q of them) its
   // cache misses and its check, which cost about kPerPiece steps (docs/performance.md,
   // "Pattern index": the constants are fitted there).
   constexpr double kLookup = 32, kPerPiece = 1100;
-  const double found = static_cast<double>(entries_.size()) / static_cast<double>(offsets_.size() - 1);
   return kLookup + found * kPerPiece < static_cast<double>(scans);
 }
 
@@ -113,10 +191,14 @@ bool PatternIndex::seeds_of(const std::uint8_t* codes, std::size_t n, std::vecto
     __builtin_prefetch(&offsets_[key]);
     seeds.push_back({key, f});
   };
+  // With pieces that may lose a base, a piece of exactly q bases may be the text's last
+  // q - 1: one more position past the end, matching every base, finds it.
+  const std::size_t end = scheme_.edits == 0 ? n : n + 1;
+  auto bases_at = [&](std::size_t i) { return i < n ? bases_of_class_[codes[i]] : std::uint8_t{15}; };
   std::uint32_t key = 0;
   std::uint32_t ambiguous = 0;  // bit j: the code j before the current one matches several bases
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint8_t bases = bases_of_class_[codes[i]];
+  for (std::size_t i = 0; i < end; ++i) {
+    const std::uint8_t bases = bases_at(i);
     // A code that matches no pattern base (N in dna) reads as base 0: seeds across it can
     // only add candidates, never lose one. One that matches several (N in iupac) is each
     // of them in turn.
@@ -135,7 +217,7 @@ bool PatternIndex::seeds_of(const std::uint8_t* codes, std::size_t n, std::vecto
     const unsigned j1 = static_cast<unsigned>(__builtin_ctz(ambiguous));
     const std::uint32_t rest = ambiguous & (ambiguous - 1);
     const unsigned j2 = rest ? static_cast<unsigned>(__builtin_ctz(rest)) : j1;
-    const std::uint8_t b1 = bases_of_class_[codes[i - j1]], b2 = rest ? bases_of_class_[codes[i - j2]] : 1;
+    const std::uint8_t b1 = bases_at(i - j1), b2 = rest ? bases_at(i - j2) : 1;
     for (std::uint32_t x1 = 0; x1 < 4; ++x1)
       for (std::uint32_t x2 = 0; x2 < (rest ? 4u : 1u); ++x2)
         if ((b1 >> x1 & 1) && (b2 >> x2 & 1)) add(key | x1 << (2 * j1) | (rest ? x2 << (2 * j2) : 0), f);
@@ -162,11 +244,11 @@ bool PatternIndex::candidates(const std::uint8_t* codes, std::size_t n, Scratch&
   s.found.clear();
   for (const Seed& seed : s.seeds)
     for (std::uint32_t e = seed.key; e < seed.key + seed.count; ++e) {
-      const Entry entry = entries_[e];
+      const std::uint32_t scan = entries_[e] >> kAtBits, at = entries_[e] & kAtMask;
       // d: where the piece starts in its strand's text minus where it starts in the pattern.
-      const std::int64_t d = (entry.scan & 1) == 0 ? std::int64_t{seed.at} - entry.at : sn - seed.at - entry.at;
-      s.found.push_back(std::uint64_t{entry.scan} << 32 | static_cast<std::uint64_t>(d + kBias));
-      __builtin_prefetch(&profiles_[entry.scan]);
+      const std::int64_t d = (scan & 1) == 0 ? std::int64_t{seed.at} - at : sn - seed.at - at;
+      s.found.push_back(std::uint64_t{scan} << 32 | static_cast<std::uint64_t>(d + kBias));
+      __builtin_prefetch(&profiles_[scan]);
     }
   std::sort(s.found.begin(), s.found.end());
   for (std::size_t i = 0; i < s.found.size();) {
@@ -212,7 +294,8 @@ bool PatternIndex::occurs(std::uint32_t scan, const std::uint8_t* codes, std::ui
 
 std::string PatternIndex::describe() const {
   char line[160];
-  std::snprintf(line, sizeof line, "pattern index of %zu pieces, seeds of %u bases, %.1f MB", entries_.size(), q_,
+  std::snprintf(line, sizeof line, "%u %s per pattern strand, %zu seeds of %u bases, %.1f MB", scheme_.parts,
+                scheme_.edits == 0 ? "exact pieces" : "pieces with up to one edit", entries_.size(), q_,
                 static_cast<double>(bytes()) / 1e6);
   return line;
 }

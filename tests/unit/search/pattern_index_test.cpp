@@ -78,15 +78,31 @@ TEST_CASE("pattern index: built only where it can answer exactly, and only where
   const PatternSet panel(many, opt);
   const auto index = PatternIndex::build(panel, opt);
   REQUIRE(index != nullptr);
-  CHECK(index->pieces() == 1000 * 2 * 2);
+  CHECK(index->pieces() == 2);
+  CHECK(index->piece_edits() == 0);
+  CHECK(index->seeds() == 1000 * 2 * 2);
   CHECK(index->seed_length() == 10);
+  // 23 bases at k = 3: four exact pieces would have seeds of 5 bases; two pieces with up to
+  // one edit have seeds of 11, each piece a few dozen of them (every single edit).
+  SearchOptions k3 = opt;
+  k3.k = 3;
+  for (Pattern& p : many) p.seq = random_text(rng, 23, "ACGT");
+  const PatternSet panel23(many, k3);
+  const auto one_edit = PatternIndex::build(panel23, k3);
+  REQUIRE(one_edit != nullptr);
+  CHECK(one_edit->pieces() == 2);
+  CHECK(one_edit->piece_edits() == 1);
+  CHECK(one_edit->seed_length() == 11);
+  CHECK(one_edit->seeds() > 1000 * 2 * 2 * 60);
+  CHECK(one_edit->seeds() < 1000 * 2 * 2 * 130);
+  CHECK(PatternIndex::build(panel23, k3, true, PatternIndex::Pieces::exact) == nullptr);
   CHECK(index->bytes() < std::size_t{100} << 20);
   const PatternSet few({{"a", "ACGTACGTTGCAAGCT"}, {"b", "TTTTGGGGCCCCAAAA"}}, opt);
   CHECK(PatternIndex::build(few, opt) == nullptr);
   CHECK(PatternIndex::build(few, opt, true) != nullptr);
   // Pieces shorter than kMinSeed, a degenerate position, overhang, ascii: no index.
-  const PatternSet short_pieces({{"a", "ACGTACGTTGC"}}, opt);
-  CHECK(PatternIndex::build(short_pieces, opt, true) == nullptr);
+  const PatternSet short_pieces({{"a", "ACGTACGTTGC"}}, k3);
+  CHECK(PatternIndex::build(short_pieces, k3, true) == nullptr);
   SearchOptions iupac = opt;
   iupac.alphabet.alphabet = Alphabet::iupac;
   const PatternSet degenerate({{"a", "ACGTACGTNGCAAGCT"}}, iupac);
@@ -117,15 +133,19 @@ TEST_CASE("pattern index: results equal the full scan's on random panels, for ev
     opt.selection = iter % 4 == 1 ? Selection::all_ends : iter % 4 == 3 ? Selection::best : Selection::local_minima;
     if (opt.alphabet.alphabet == Alphabet::iupac && iter % 3 != 0) opt.max_n_frac = iter % 3 == 1 ? 0.2f : 0.05f;
     opt.k = static_cast<int>(rng() % 5);
-    const std::size_t shortest = 6 * (static_cast<std::size_t>(opt.k) + 1);
+    // Either way of cutting, with pieces as short as it allows.
+    const auto pieces = iter % 3 == 0 ? PatternIndex::Pieces::exact : PatternIndex::Pieces::one_edit;
+    const auto parts = static_cast<std::size_t>(pieces == PatternIndex::Pieces::exact ? opt.k + 1 : opt.k / 2 + 1);
+    const std::size_t shortest = 6 * parts;
     std::vector<Pattern> patterns(iter % 10 == 0 ? 300 + rng() % 1700 : 1 + rng() % 120);
     for (std::size_t i = 0; i < patterns.size(); ++i)
       patterns[i] = {"p" + std::to_string(i), random_text(rng, shortest + rng() % (65 - shortest), "ACGT")};
     const std::vector<std::string> texts = planted_texts(rng, patterns, opt, 1 + rng() % 60);
     const std::vector<std::string_view> views(texts.begin(), texts.end());
     const PatternSet ps(patterns, opt);
-    const auto index = PatternIndex::build(ps, opt, true);
+    const auto index = PatternIndex::build(ps, opt, true, pieces);
     REQUIRE(index != nullptr);
+    CHECK(index->pieces() == parts);
     for (Command command : {Command::hits, Command::count, Command::contains}) {
       for (const bool every : {true, false}) {
         SearchMode want_mode = every_pair(command, false, true);

@@ -2,9 +2,12 @@
 // PatternIndex: the pigeonhole pieces of a large DNA pattern panel, indexed once per run and
 // shared by every thread, so that a short record costs its candidate (pattern, strand)
 // pairs rather than every pattern. Each pattern (and, searching both strands, its reverse
-// complement as the forward text reads it) is cut into k + 1 pieces; an alignment with at
-// most k edits leaves one piece aligned with none, which occurs in the text exactly, and
-// where it occurs bounds where the alignment can end (seeds::strand_range). A record's
+// complement as the forward text reads it) is cut into k + 1 pieces, of which an alignment
+// with at most k edits leaves one aligned with none, or (where that finds fewer seeds by
+// chance) into k / 2 + 1 longer pieces, of which it leaves one aligned with at most one
+// edit; the q bases such a piece starts with in the text (exactly, or each way one edit can
+// change them) are its seeds, and where one occurs bounds where the alignment can end
+// (seeds::strand_range). A record's
 // q-grams are looked up once; the (pattern, strand) pairs whose pieces start with one of
 // them are the candidates, each with the part of its strand to scan, and the others have
 // no end with cost <= k. Pure, thread safe once built.
@@ -26,6 +29,11 @@ class PatternIndex {
   // table of 4^q + 1 offsets) and at least kMinSeed (shorter ones pass nearly every text).
   static constexpr unsigned kMaxSeed = 11;
   static constexpr unsigned kMinSeed = 6;
+  // At most this many table entries (4 bytes each): the index stays under 100 MB.
+  static constexpr double kMaxSeeds = 20e6;
+
+  // How patterns are cut: the plan's choice, or (tests, benchmarks) one of the two.
+  enum class Pieces { automatic, exact, one_edit };
 
   // Null where the index cannot answer exactly (alphabets other than dna and iupac,
   // overhang, patterns longer than 64 or with a position that is not exactly one of A, C,
@@ -33,7 +41,7 @@ class PatternIndex {
   // of at most SeedFilter::kMaxScans scans, or whose seeds are so unselective that the
   // candidates' scans would cost about what scanning every pair does (pays()).
   static std::shared_ptr<const PatternIndex> build(const PatternSet& patterns, const SearchOptions& options,
-                                                   bool force = false);
+                                                   bool force = false, Pieces pieces = Pieces::automatic);
 
   // One (pattern, strand) that may have an end with cost <= k in a text: its strand's codes
   // [range.begin, range.end) hold every such end (StrandRange).
@@ -56,7 +64,11 @@ class PatternIndex {
   // such as N in iupac, within one seed): every pair must be scanned.
   bool candidates(const std::uint8_t* codes, std::size_t n, Scratch& scratch, std::vector<Candidate>& out) const;
 
-  std::size_t pieces() const { return entries_.size(); }
+  // Table entries: a seed of a piece each.
+  std::size_t seeds() const { return entries_.size(); }
+  // Pieces per pattern strand, and the edits each may have.
+  unsigned pieces() const { return scheme_.parts; }
+  unsigned piece_edits() const { return scheme_.edits; }
   unsigned seed_length() const { return q_; }
   std::size_t bytes() const {
     return offsets_.size() * sizeof(std::uint32_t) + entries_.size() * sizeof(Entry) +
@@ -67,11 +79,12 @@ class PatternIndex {
 
  private:
   // A piece whose seed is a table key: its scan (pattern * 2 + rc) and where it lies in the
-  // pattern (its start; rc: its end, as the forward text reads it reversed).
-  struct Entry {
-    std::uint32_t scan;
-    std::uint32_t at;
-  };
+  // pattern (its start; rc: its end, as the forward text reads it reversed), as
+  // scan << kAtBits | at.
+  using Entry = std::uint32_t;
+  static constexpr unsigned kAtBits = 7;
+  static constexpr Entry kAtMask = (Entry{1} << kAtBits) - 1;
+  static Entry entry_of(std::uint32_t scan, std::uint32_t at) { return scan << kAtBits | at; }
 
   // A scan's pattern as the forward text reads it (rc: the reverse complement), bit j of
   // [b] set where position j is base b: enough to tell, one word wide, whether a
@@ -81,7 +94,19 @@ class PatternIndex {
     std::uint64_t peq[4];
   };
 
+  // A way to cut the patterns: into `parts` pieces with up to `edits` edits, seeds of q
+  // bases, `found` seeds per text position by chance (expected, at most).
+  struct Scheme {
+    unsigned parts = 0, edits = 0, q = 0;
+    double found = 0;
+  };
+
   PatternIndex() = default;
+  // The scheme whose seeds a text finds fewest of by chance; parts == 0: none can serve.
+  static Scheme scheme_of(const PatternSet& patterns, int k, unsigned strands, Pieces pieces);
+  // Fills the table with every pattern's pieces' seeds. False: a pattern position is not
+  // exactly one base.
+  bool add_pieces(const PatternSet& patterns, const std::array<std::uint8_t, 256>& base_of_byte);
   // The seeds of a text that have entries (prefetching their offsets). False where the
   // index cannot tell.
   bool seeds_of(const std::uint8_t* codes, std::size_t n, std::vector<Seed>& seeds) const;
@@ -89,15 +114,16 @@ class PatternIndex {
   // pattern with cost <= k (Myers' bit-vector search from a fresh start; a code that
   // matches several bases matches each of them, so never "no" where there is one).
   bool occurs(std::uint32_t scan, const std::uint8_t* codes, std::uint32_t a, std::uint32_t b) const;
-  // Whether looking up every q-gram and checking the pieces found costs less than scanning
-  // every pair (`scans` lane steps per text position).
-  bool pays(std::size_t scans) const;
+  // Whether looking up every q-gram and checking the `found` pieces found per position
+  // costs less than scanning every pair (`scans` lane steps per text position).
+  static bool pays(double found, std::size_t scans);
 
   // A seed with more text codes that match several bases (an IUPAC code such as N in
   // iupac) than this is not looked up: the text cannot be told.
   static constexpr int kMaxAmbiguous = 2;
 
   std::array<std::uint8_t, 16> bases_of_class_{};  // [text class]: bit b, base b ("ACGT") matches
+  Scheme scheme_;
   unsigned q_ = 0;
   std::int32_t k_ = 0;
   bool rc_ = false;
