@@ -67,8 +67,8 @@ void LaneGroup::add_job(const LaneContext& ctx, std::uint64_t codes, bool rc, st
   jobs.push_back({prof.peq, codes_of(rc, codes), n, prof.m, prof.classes_hint, vp, score});
 }
 
-std::uint32_t LaneGroup::add_part_job(const LaneContext& ctx, const Record& rec, std::uint32_t record,
-                                       std::uint32_t pattern_idx, bool rc, StrandRange range) {
+void LaneGroup::add_part_job(const LaneContext& ctx, const Record& rec, std::uint32_t record,
+                             std::uint32_t pattern_idx, bool rc, StrandRange range) {
   // (The kernel's lanes advance in blocks that end where the first of them ends: ranges of
   // every length made blocks of a step or two.)
   const auto n = static_cast<std::uint32_t>(rec.text.size());
@@ -77,7 +77,6 @@ std::uint32_t LaneGroup::add_part_job(const LaneContext& ctx, const Record& rec,
   job_offsets.resize(jobs.size(), 0);
   job_offsets.push_back(begin);
   add_job(ctx, rec.codes_offset + begin, rc, pattern_idx, record, padded);
-  return padded;
 }
 
 void LaneGroup::fix_up_jobs() {

@@ -181,7 +181,7 @@ bool PairedSeedFilter::ranges(std::string_view pattern, const std::uint8_t* code
     }
     half[i >> 5] |= eight << (2 * (i & 31));
   }
-  if (seen > 3) return false;  // (kNotBase has every bit)
+  if (seen > 3) return false;  // (seeds::kNotBase has every bit)
   // The reverse complement's bases the same way: base j of it is 3 - base (m - 1 - j).
   auto reverse_pairs = [](std::uint64_t x) {  // the 32 two-bit fields of x in reverse order
     x = __builtin_bswap64(x);

@@ -80,9 +80,9 @@ class LaneGroup {
                std::uint32_t record, std::uint32_t n);
   // A job of pattern `pattern_idx` over part of one strand of `record` (rec): codes
   // [range.begin, range.end) of the strand, started earlier (or ended later) to a whole
-  // number of kPartQuantum steps, which finds the same ends. Returns its length.
-  std::uint32_t add_part_job(const LaneContext& ctx, const Record& rec, std::uint32_t record, std::uint32_t pattern_idx,
-                             bool rc, StrandRange range);
+  // number of kPartQuantum steps, which finds the same ends.
+  void add_part_job(const LaneContext& ctx, const Record& rec, std::uint32_t record, std::uint32_t pattern_idx,
+                    bool rc, StrandRange range);
   // Points the jobs at their codes and profiles where those buffers moved as they grew.
   void fix_up_jobs();
   const std::uint8_t* codes_of(bool rc, std::uint64_t codes) const {

@@ -109,7 +109,6 @@ class PairedSeedFilter {
   bool rc_ = false;
   int k_ = 0;
   std::array<std::uint8_t, 16> base_of_class_{};
-  static constexpr std::uint8_t kNotBase = 0xFF;  // (seeds.h)
   std::array<std::uint8_t, 256> pattern_base_{};
   // [m][t]: where piece t of a pattern of length m starts (t * m / (k + 1); [m][k + 1] = m).
   std::array<std::array<std::uint8_t, SeedSpanQuery::kMaxSeeds / 2 + 1>, 65> piece_begin_{};
