@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 
 #include "seeds.h"
@@ -119,6 +120,13 @@ std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patter
   // pair does, is not indexed.
   if (!force && (npat * strands <= SeedFilter::kMaxScans || !pays(x.scheme_.found, npat * strands))) return nullptr;
   x.q_ = x.scheme_.q;
+  // A random text base matches a pattern position on one of 2k + 1 diagonals with
+  // probability 1 - (3/4)^(2k + 1): the screen rules out most chance seeds only where the
+  // positions it leaves unmatched are well above k.
+  std::size_t shortest = 64;
+  for (std::size_t pi = 0; pi < npat; ++pi) shortest = std::min(shortest, patterns.seq(pi).size());
+  const double unmatched = static_cast<double>(shortest) * std::pow(0.75, 2 * options.k + 1);
+  x.screen_ = unmatched >= 2.0 * (options.k + 1);
   if (!x.add_pieces(patterns, base_of_byte[0])) return nullptr;
   return index;
 }
@@ -140,6 +148,8 @@ bool PatternIndex::add_pieces(const PatternSet& patterns, const std::array<std::
       if (fwd[j] == seeds::kNotBase) return false;
       profiles_[2 * pi].peq[fwd[j]] |= std::uint64_t{1} << j;
       profiles_[2 * pi + 1].peq[3 - fwd[j]] |= std::uint64_t{1} << (m - 1 - j);
+      profiles_[2 * pi].packed[j / 32] |= std::uint64_t{fwd[j]} << (2 * (j % 32));
+      profiles_[2 * pi + 1].packed[(m - 1 - j) / 32] |= std::uint64_t{3u - fwd[j]} << (2 * ((m - 1 - j) % 32));
     }
     length_[pi] = static_cast<std::uint8_t>(m);
   }
@@ -251,6 +261,7 @@ bool PatternIndex::candidates(const std::uint8_t* codes, std::size_t n, Scratch&
       __builtin_prefetch(&profiles_[scan]);
     }
   std::sort(s.found.begin(), s.found.end());
+  if (screen_ && !s.found.empty()) pack(codes, n, s);
   for (std::size_t i = 0; i < s.found.size();) {
     const auto scan = static_cast<std::uint32_t>(s.found[i] >> 32);
     const std::int64_t d_min = static_cast<std::int64_t>(s.found[i] & 0xFFFFFFFF) - kBias;
@@ -260,10 +271,61 @@ bool PatternIndex::candidates(const std::uint8_t* codes, std::size_t n, Scratch&
     // (A reverse strand's range [begin, end) is forward text [n - end, n - begin).)
     const bool rc = (scan & 1) != 0;
     const auto un = static_cast<std::uint32_t>(n);
-    if (range.live && occurs(scan, codes, rc ? un - range.end : range.begin, rc ? un - range.begin : range.end))
+    const std::int64_t m = length_[scan >> 1];
+    // (Forward diagonals: a reverse strand's d is n - m - d forward.)
+    const std::int64_t lo = (rc ? sn - m - d_max : d_min) - k_, hi = (rc ? sn - m - d_min : d_max) + k_;
+    if (range.live && (!screen_ || plausible(scan, s, lo, hi, sn)) &&
+        occurs(scan, codes, rc ? un - range.end : range.begin, rc ? un - range.begin : range.end))
       out.push_back({scan >> 1, rc, range});
   }
   return true;
+}
+
+void PatternIndex::pack(const std::uint8_t* codes, std::size_t n, Scratch& s) const {
+  const std::size_t words = static_cast<std::size_t>(2 * kPad + 1) + (n + 31) / 32;
+  s.bases.assign(words, 0);
+  s.wild.assign(words, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t b = bases_of_class_[codes[i]];
+    const std::size_t w = static_cast<std::size_t>(kPad) + i / 32;
+    const unsigned shift = 2 * (i % 32);
+    if ((b & (b - 1)) != 0 || b == 0) s.wild[w] |= std::uint64_t{3} << shift;
+    else s.bases[w] |= std::uint64_t(__builtin_ctz(b)) << shift;
+  }
+}
+
+bool PatternIndex::plausible(std::uint32_t scan, const Scratch& s, std::int64_t lo, std::int64_t hi,
+                             std::int64_t n) const {
+  const ScanProfile& prof = profiles_[scan];
+  const std::int64_t m = length_[scan >> 1];
+  constexpr std::uint64_t kLow = 0x5555555555555555ULL;  // the low bit of every position
+  // 64 bits of the packed text from base `pos` on (pos >= -32 * kPad).
+  auto bits_at = [](const std::vector<std::uint64_t>& a, std::int64_t pos) {
+    const auto bit = static_cast<std::uint64_t>(2 * (pos + 32 * kPad));
+    const std::uint64_t w = bit >> 6, sh = bit & 63;
+    return sh == 0 ? a[w] : a[w] >> sh | a[w + 1] << (64 - sh);
+  };
+  std::uint64_t matched[2] = {0, 0};
+  lo = std::max(lo, -m);
+  hi = std::min(hi, n);
+  for (std::int64_t e = lo; e <= hi; ++e)
+    for (std::int64_t h = 0; h < (m + 31) / 32; ++h) {
+      const std::int64_t at = e + 32 * h;  // text position of pattern position 32 h
+      const std::uint64_t x = bits_at(s.bases, at) ^ prof.packed[h];
+      std::uint64_t same = (~(x | x >> 1) | bits_at(s.wild, at)) & kLow;
+      // Only positions inside the text: [max(0, -at), n - at).
+      const std::int64_t from = std::clamp<std::int64_t>(-at, 0, 32), to = std::clamp<std::int64_t>(n - at, 0, 32);
+      const std::uint64_t inside = (to >= 32 ? ~std::uint64_t{0} : (std::uint64_t{1} << (2 * to)) - 1) &
+                                   ~(from >= 32 ? ~std::uint64_t{0} : (std::uint64_t{1} << (2 * from)) - 1);
+      matched[h] |= same & inside;
+    }
+  int unmatched = 0;
+  for (std::int64_t h = 0; h < (m + 31) / 32; ++h) {
+    const std::int64_t here = std::min<std::int64_t>(32, m - 32 * h);
+    const std::uint64_t positions = (here >= 32 ? ~std::uint64_t{0} : (std::uint64_t{1} << (2 * here)) - 1) & kLow;
+    unmatched += __builtin_popcountll(positions & ~matched[h]);
+  }
+  return unmatched <= k_;
 }
 
 bool PatternIndex::occurs(std::uint32_t scan, const std::uint8_t* codes, std::uint32_t a, std::uint32_t b) const {

@@ -58,6 +58,9 @@ class PatternIndex {
   struct Scratch {
     std::vector<Seed> seeds;
     std::vector<std::uint64_t> found;
+    // The text in two bits a base (kPad words before and after it), and where a code
+    // matches several bases or none (both bits set): for plausible().
+    std::vector<std::uint64_t> bases, wild;
   };
   // The candidates of a text of n class codes in forward order, by pattern, forward strand
   // first. False where the index cannot tell (more than two codes that match several bases,
@@ -92,6 +95,7 @@ class PatternIndex {
   // not), before a job is made for it.
   struct ScanProfile {
     std::uint64_t peq[4];
+    std::uint64_t packed[2];  // position j's base in bits 2j, 2j + 1
   };
 
   // A way to cut the patterns: into `parts` pieces with up to `edits` edits, seeds of q
@@ -110,6 +114,16 @@ class PatternIndex {
   // The seeds of a text that have entries (prefetching their offsets). False where the
   // index cannot tell.
   bool seeds_of(const std::uint8_t* codes, std::size_t n, std::vector<Seed>& seeds) const;
+  // Whether an occurrence of the scan's pattern (as the forward text reads it) could have
+  // its positions on forward diagonals [lo, hi] (text position minus pattern position), as
+  // one found at diagonals [lo + k, hi - k] must: at most k positions match the text on none
+  // of them. Rules out most seeds found by chance for a few operations a diagonal. Needs
+  // pack(): never "no" where occurs() would say yes.
+  bool plausible(std::uint32_t scan, const Scratch& s, std::int64_t lo, std::int64_t hi, std::int64_t n) const;
+  // The text's codes into s.bases and s.wild.
+  void pack(const std::uint8_t* codes, std::size_t n, Scratch& s) const;
+  static constexpr std::int64_t kPad = 3;  // words: diagonals reach m + k <= 96 positions out
+
   // Whether the forward text codes [a, b) hold an approximate occurrence of the scan's
   // pattern with cost <= k (Myers' bit-vector search from a fresh start; a code that
   // matches several bases matches each of them, so never "no" where there is one).
@@ -124,6 +138,7 @@ class PatternIndex {
 
   std::array<std::uint8_t, 16> bases_of_class_{};  // [text class]: bit b, base b ("ACGT") matches
   Scheme scheme_;
+  bool screen_ = false;  // plausible() before occurs()
   unsigned q_ = 0;
   std::int32_t k_ = 0;
   bool rc_ = false;
