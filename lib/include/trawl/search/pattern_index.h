@@ -30,7 +30,7 @@ class PatternIndex {
   static constexpr unsigned kMaxSeed = 11;
   static constexpr unsigned kMinSeed = 6;
   // At most this many table entries (4 bytes each): the index stays under 100 MB.
-  static constexpr double kMaxSeeds = 20e6;
+  static constexpr double kMaxSeeds = 16e6;
 
   // How patterns are cut: the plan's choice, or (tests, benchmarks) one of the two.
   enum class Pieces { automatic, exact, one_edit };
