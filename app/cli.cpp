@@ -138,8 +138,9 @@ void add_common_options(CLI::App& cmd, RunOptions& c, Raw& raw, CommandLine& lin
   cmd.add_option("--region", raw.region,
                  "Search only bases A to B of each record: 1-based, inclusive, as in seqkit; negative "
                  "counts from the end (1:35 the first 35, -35:-1 the last 35, 20:-1 from base 20 on); "
-                 "positions stay those of the whole record")
-      ->type_name("A:B")
+                 "several ranges joined by commas (1:150,-150:-1 both ends) are searched as separate parts "
+                 "(joined where they overlap); positions stay those of the whole record")
+      ->type_name("A:B[,C:D]")
       ->allow_extra_args(false);
   cmd.add_option("--shard", raw.shard,
                  "Only the I-th of N equal parts of the input's records (pairs), so N runs share one input; "

@@ -236,8 +236,11 @@ std::vector<std::string> validate(const RunOptions& o) {
   check_records(o, problems);
   check_json(o, problems);
   check_demux(o, problems);
-  if (o.region)
+  if (o.region) {
     if (std::string problem = Region::problem(*o.region); !problem.empty()) problems.push_back(std::move(problem));
+    else if (o.paired && o.region->find(',') != std::string::npos)
+      problems.emplace_back("--region with several ranges cannot go with --pattern-per-record (give one range)");
+  }
   check_shard(o, problems);
   const bool to_stdout = is_stdout(o.output);
   if (output_format(o) == OutputFormat::parquet && to_stdout && o.stdout_is_terminal)

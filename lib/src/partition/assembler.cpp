@@ -73,7 +73,7 @@ void LongRecordAssembler::search_again(std::string_view text) {
   for (const WindowTask& w : again_) {
     again_results_.clear();
     const WindowAnswer a = searcher_->search(WindowQuery{text, w.window, false, w.pattern, w.record->text_idx}, again_results_);
-    take_hits(again_results_.hits);
+    take_hits(again_results_.hits, w.offset);
     counts_.fwd += a.counts.fwd;
     counts_.rc += a.counts.rc;
     pair_contains_ = pair_contains_ || a.contains;
@@ -81,9 +81,12 @@ void LongRecordAssembler::search_again(std::string_view text) {
   again_.clear();
 }
 
-void LongRecordAssembler::take_hits(const HitList& in) {
+// Takes a window's hits into pending_, moved from its part's coordinates to the record's.
+void LongRecordAssembler::take_hits(const HitList& in, std::uint64_t offset) {
   for (const Hit& h : in.hits) {
     Hit copy = h;
+    copy.start += offset;
+    copy.end += offset;
     copy.cigar_offset = static_cast<std::uint32_t>(pending_.cigar_ops.size());
     const auto ops = in.cigar(h);
     pending_.cigar_ops.insert(pending_.cigar_ops.end(), ops.begin(), ops.end());
@@ -92,26 +95,26 @@ void LongRecordAssembler::take_hits(const HitList& in) {
 }
 
 void LongRecordAssembler::add_hits(const WindowTask& t, const BatchResults& results) {
-  take_hits(results.hits);
-  // --best holds every window's best until the last window of the pair.
+  take_hits(results.hits, t.offset);
+  // --best holds every window's best until the last window of the pair; otherwise the last
+  // window of a part (--region) releases all, as the next part's hits start after its end.
   const std::uint64_t band = patterns_.seq(t.pattern).size() + static_cast<std::uint64_t>(options_.k);
+  const auto before = [band](const WindowTask& w, std::uint64_t at) { return w.offset + (at > band ? at - band : 0); };
   std::uint64_t watermark = 0;
   if (t.last_window) {
     watermark = Window::kOpen;
     if (best_) keep_best();
   } else if (!best_) {
-    watermark = t.window.end > band ? t.window.end - band : 0;
+    watermark = t.window.end == Window::kOpen ? Window::kOpen : before(t, t.window.end);
   }
   // Not past the hits a window searched again later may still add.
-  for (const WindowTask& w : again_) watermark = std::min(watermark, w.window.begin > band ? w.window.begin - band : 0);
+  for (const WindowTask& w : again_) watermark = std::min(watermark, before(w, w.window.begin));
   std::stable_sort(pending_.hits.begin(), pending_.hits.end(),
                    [](const Hit& a, const Hit& b) { return output_order(a, b); });
   std::size_t release = 0;
   while (release < pending_.hits.size() && pending_.hits[release].start < watermark) ++release;
   for (std::size_t i = 0; i < release; ++i) {
     Hit h = pending_.hits[i];
-    h.start += t.offset;  // (a region's coordinates to the record's)
-    h.end += t.offset;
     const auto ops = pending_.cigar(h);
     h.cigar_offset = static_cast<std::uint32_t>(out_.hits.cigar_ops.size());
     out_.hits.cigar_ops.insert(out_.hits.cigar_ops.end(), ops.begin(), ops.end());

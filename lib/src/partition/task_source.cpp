@@ -134,6 +134,7 @@ void TaskSource::take_long_record(RecordBatch& rb) {
     pattern_end_ = npat;
   }
   window_begin_ = 0;
+  part_ = 0;
   // A --paired surplus record has no pattern: one task that only counts it.
   no_pattern_ = pattern_ == pattern_end_;
   if (no_pattern_) pattern_end_ = pattern_ + 1;
@@ -202,21 +203,25 @@ bool TaskSource::emit_window(Task& t) {
   w.partial = !long_->complete;
   w.block = long_->block;
   w.pattern = pattern_;
-  const Span part = region_ ? region_->span(w.text.size()) : Span{0, w.text.size()};
+  // A pattern's windows go part by part (several --region ranges), in increasing offset.
+  if (region_) region_->spans(w.text.size(), parts_);
+  const Span part = region_ ? parts_[part_] : Span{0, w.text.size()};
   w.offset = part.offset;
   w.length = part.length;
   const std::uint64_t n = part.length;
   w.window.begin = window_begin_;
   w.window.end = window_begin_ + size < n ? window_begin_ + size : Window::kOpen;
-  w.last_window = w.window.end == Window::kOpen || no_pattern_;
+  const bool part_done = w.window.end == Window::kOpen || no_pattern_;
+  w.last_window = part_done && (!region_ || part_ + 1 >= parts_.size() || no_pattern_);
   w.last_of_record = w.last_window && pattern_ + 1 == pattern_end_;
   w.no_pattern = no_pattern_;
   t.input_mark = window_mark(w);
+  window_begin_ = part_done ? 0 : w.window.end;
   if (w.last_window) {
     ++pattern_;
-    window_begin_ = 0;
-  } else {
-    window_begin_ = w.window.end;
+    part_ = 0;
+  } else if (part_done) {
+    ++part_;
   }
   t.records.first_record = long_->text_idx;
   return true;
@@ -230,7 +235,8 @@ InputMark TaskSource::window_mark(const WindowTask& w) const {
   const bool last_pattern = pattern_ + 1 == pattern_end_;
   // (max_task_bases_: the largest window any task of this record may have.)
   const std::uint64_t behind = max_task_bases_ + patterns_.max_length();
-  return mark_in_long_record(last_pattern && w.window.begin > behind ? w.window.begin - behind : 0);
+  const std::uint64_t begin = w.offset + w.window.begin;  // (in the record)
+  return mark_in_long_record(last_pattern && begin > behind ? begin - behind : 0);
 }
 
 }  // namespace trawl

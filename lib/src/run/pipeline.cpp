@@ -18,6 +18,7 @@
 
 #include "trawl/core/errors.h"
 #include "trawl/partition/assembler.h"
+#include "trawl/partition/record_parts.h"
 #include "trawl/partition/task_source.h"
 #include "trawl/search/searcher.h"
 
@@ -33,16 +34,27 @@ struct Batch {
   std::exception_ptr error;
   std::vector<std::string_view> views;  // records.seq(r) (its --region part), for Searcher::search
   std::vector<std::uint64_t> offsets;    // --region: where views[r] starts in record r
+  RecordParts parts;                     // --region with several ranges
   BatchResults results;
   WindowAnswer window;  // a window task's count or contains answer
   FormattedBatch formatted;
 };
 
-// With a region each record is searched as its part alone, and the hits are moved back to
-// the record's coordinates (the formatted match_region is the same bytes either way).
-void search_batch(Searcher& searcher, Batch& b, const std::optional<Region>& region) {
+// Searches a batch of whole records. With a region each record is searched as its part
+// alone, and the hits are moved back to the record's coordinates (the formatted
+// match_region is the same bytes either way); with several ranges, as its parts, by
+// `part_searcher`, whose hits RecordParts folds into the run's rows.
+void search_batch(Searcher& searcher, Batch& b, const PipelineOptions& opt, Searcher& part_searcher,
+                  std::uint32_t patterns) {
   b.results.clear();
   const RecordBatch& rb = b.task.records;
+  const std::optional<Region>& region = opt.region;
+  if (region && !region->single()) {
+    b.parts.split(rb, *region);
+    part_searcher.search(b.parts.views(), 0, b.results);
+    b.parts.fold(b.results, opt.shape, opt.best, patterns);
+    return;
+  }
   b.views.clear();
   if (!region) {
     for (std::size_t r = 0; r < rb.size(); ++r) b.views.push_back(rb.seq(r));
@@ -78,8 +90,24 @@ void search_window(Searcher& searcher, Batch& b) {
   }
 }
 
+// The searchers of the worker threads: one in the run's mode; one for the parts of records
+// where the region has several ranges and the run is not hits (made on first use).
+struct Searchers {
+  Searchers(const PatternSet& patterns, const SearchOptions& options, const KernelFns& kernel, const SearchMode& mode)
+      : run([&] { return Searcher(patterns, options, kernel, mode); }),
+        parts([&patterns, &options, &kernel, mode] {
+          SearchMode m = mode;
+          m.shape = RecordParts::searched_shape(mode.shape);
+          return Searcher(patterns, options, kernel, m);
+        }),
+        parts_differ(mode.shape.command != Command::hits) {}
+  tbb::enumerable_thread_specific<Searcher> run, parts;
+  const bool parts_differ;
+};
+
 // The worker stage: parse a chunk, search, format.
-void work_on(Batch& b, Searcher& searcher, const ResultSink& sink, const std::optional<Region>& region) {
+void work_on(Batch& b, Searchers& searchers, const ResultSink& sink, const PipelineOptions& opt,
+             std::uint32_t patterns) {
   Task& t = b.task;
   if (t.has_chunk) {
     try {
@@ -90,11 +118,13 @@ void work_on(Batch& b, Searcher& searcher, const ResultSink& sink, const std::op
       return;
     }
   }
+  Searcher& searcher = searchers.run.local();
   if (t.is_window) {
     search_window(searcher, b);
     return;
   }
-  search_batch(searcher, b, region);
+  const bool parts = opt.region && !opt.region->single();
+  search_batch(searcher, b, opt, parts && searchers.parts_differ ? searchers.parts.local() : searcher, patterns);
   b.formatted.clear();
   sink.format(t.records, b.results, b.formatted);
 }
@@ -289,7 +319,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
     free_batches.push(pool.back().get());
   }
   const SearchMode mode{opt.shape, opt.paired, false, opt.index};
-  tbb::enumerable_thread_specific<Searcher> searchers([&] { return Searcher(patterns, options, kernel, mode); });
+  Searchers searchers(patterns, options, kernel, mode);
   TaskSizer sizer(opt.batch_bases, opt.shape.command == Command::hits);
   TaskSource source(reader, patterns, opt.paired, opt.batch_bases, sizer, opt.region, opt.records);
   LongRecordAssembler assembler(patterns, options, kernel, mode, sink);
@@ -319,7 +349,7 @@ RunStats run_pipeline(FastxReader& reader, const PatternSet& patterns,
   };
   const auto work = [&](Batch* b) {
     const StageTimer timer(timing ? timing + 1 : nullptr);
-    work_on(*b, searchers.local(), sink, opt.region);
+    work_on(*b, searchers, sink, opt, static_cast<std::uint32_t>(patterns.size()));
     return b;
   };
   const auto write = [&](Batch* b) {

@@ -1,9 +1,11 @@
 // Region (core/region.h): --region A:B in seqkit's convention, parsed and resolved per record
-// length, with the overlap of a short record and the message for every kind of bad spec.
+// length, with the overlap of a short record and the message for every kind of bad spec;
+// several ranges and how they join.
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "trawl/core/region.h"
 
@@ -79,4 +81,43 @@ TEST_CASE("region: valid specs have no problem, mixed signs included") {
     CHECK(Region::parse(spec));
     CHECK(Region::problem(spec).empty());
   }
+}
+
+namespace {
+
+std::vector<Span> spans_of(const char* spec, std::uint64_t length) {
+  const std::optional<Region> r = Region::parse(spec);
+  REQUIRE(r.has_value());
+  std::vector<Span> out{{7, 7}};  // replaced, not appended to
+  r->spans(length, out);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("region: several ranges are the parts they cover, joined where they overlap or touch") {
+  using V = std::vector<Span>;
+  CHECK(Region::parse("1:35")->single());
+  CHECK_FALSE(Region::parse("1:150,-150:-1")->single());
+  CHECK(spans_of("1:35", 100) == V{{0, 35}});
+  CHECK(spans_of("1:150,-150:-1", 1000) == V{{0, 150}, {850, 150}});
+  CHECK(spans_of("-150:-1,1:150", 1000) == V{{0, 150}, {850, 150}});  // in record order
+  CHECK(spans_of("1:150,-150:-1", 300) == V{{0, 300}});                // touching
+  CHECK(spans_of("1:150,-150:-1", 200) == V{{0, 200}});                // overlapping
+  CHECK(spans_of("1:150,-150:-1", 301) == V{{0, 150}, {151, 150}});
+  CHECK(spans_of("1:10,5:20,30:40,41:50", 100) == V{{0, 20}, {29, 21}});
+  CHECK(spans_of("1:10,1:10", 100) == V{{0, 10}});
+  CHECK(spans_of("50:60,1:5", 30) == V{{0, 5}});   // a range past the record is left out
+  CHECK(spans_of("50:60,70:80", 30) == V{{30, 0}});  // none reaches it: one empty part
+  CHECK(spans_of("1:150,-150:-1", 0) == V{{0, 0}});
+}
+
+TEST_CASE("region: a bad range among several is named") {
+  CHECK_FALSE(Region::parse("1:150,"));
+  CHECK_FALSE(Region::parse(",1:150"));
+  CHECK_FALSE(Region::parse("1:150,-1:-150"));
+  CHECK(Region::problem("1:150,-1:-150").find("range 2 (-1:-150) A is after B") != std::string::npos);
+  CHECK(Region::problem("1:150,x").find("range 2 (x) not of the form A:B") != std::string::npos);
+  CHECK(Region::problem("1:150,x").find("1:150,-150:-1 both ends") != std::string::npos);
+  CHECK(Region::parse("1:150,-150:-1,20:30"));
 }

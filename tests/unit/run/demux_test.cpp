@@ -121,20 +121,23 @@ std::string oracle_row(const std::string& text_id, std::vector<Best> best, int m
   return row;
 }
 
-// Each pattern's lowest-cost oracle hit in `seq` (within `region`), as candidates of `mate`.
+// Each pattern's lowest-cost oracle hit in `seq` (within `region`'s parts), as candidates of
+// `mate`.
 void oracle_candidates(const std::vector<Barcode>& panel, const std::string& seq, const SearchOptions& opt,
                        const std::optional<Region>& region, int mate, std::map<std::string, Best>& out) {
-  const Span part = region ? region->span(seq.size()) : Span{0, seq.size()};
-  const std::string_view text = std::string_view(seq).substr(part.offset, part.length);
-  for (const Barcode& b : panel) {
-    for (oracle::OracleHit h : oracle::search(b.seq, text, opt)) {
-      h.start += part.offset;
-      h.end += part.offset;
-      const auto at = out.find(b.id);
-      // Lowest cost, then mate 1, then the first in output order (the oracle's order).
-      if (at == out.end() || h.cost < at->second.hit.cost) out[b.id] = Best{b.id, h, mate};
+  std::vector<Span> parts{{0, seq.size()}};
+  if (region) region->spans(seq.size(), parts);
+  for (const Barcode& b : panel)
+    for (const Span& part : parts) {
+      const std::string_view text = std::string_view(seq).substr(part.offset, part.length);
+      for (oracle::OracleHit h : oracle::search(b.seq, text, opt)) {
+        h.start += part.offset;
+        h.end += part.offset;
+        const auto at = out.find(b.id);
+        // Lowest cost, then mate 1, then the first in output order (the oracle's order).
+        if (at == out.end() || h.cost < at->second.hit.cost) out[b.id] = Best{b.id, h, mate};
+      }
     }
-  }
 }
 
 std::vector<std::string> table_rows(const std::string& path) {
@@ -195,8 +198,8 @@ TEST_CASE("demux: assignments = the oracle's (lowest cost, ties ambiguous), at e
     o.search.both_strands = iter % 4 != 1;
     o.max_n_frac_given = iter % 5 == 0;
     o.search.max_n_frac = 0.1f;
-    const char* regions[] = {"1:40", "-30:-1", "5:-1"};
-    if (iter % 3 == 2) o.region = regions[iter % 3];
+    const char* regions[] = {"1:40", "-30:-1", "5:-1", "1:12,-12:-1"};
+    if (iter % 3 == 2) o.region = regions[(iter / 3) % 4];
     o.demux.min_margin = 1 + static_cast<int>(iter % 4 == 3);
     CAPTURE(o.region.value_or("whole records"));
     CAPTURE(o.search.k);

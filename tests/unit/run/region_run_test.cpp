@@ -66,32 +66,60 @@ std::string shifted(const std::string& tsv, const std::vector<std::uint64_t>& of
   return out;
 }
 
-// The oracle's rows for the region run: hits (without match_region), count --zeros, or
-// contains (by record or by pair), from the oracle's hits in every record's part.
+using Parts = std::vector<std::pair<std::uint64_t, std::uint64_t>>;  // [begin, end) of each part
+
+// The oracle's hits of one pattern in a record: those of each part, moved to the record's
+// coordinates, part after part; with --best, the best of each strand over all parts (lowest
+// cost, then the largest end in the strand's orientation: for '-', the smallest start).
+std::vector<oracle::OracleHit> oracle_hits(const std::string& pat, const std::string& seq, const Parts& parts,
+                                           const SearchOptions& opt) {
+  std::vector<oracle::OracleHit> all;
+  for (const auto& [begin, end] : parts)
+    for (oracle::OracleHit h : oracle::search(pat, seq.substr(begin, end - begin), opt)) {
+      h.start += begin;
+      h.end += begin;
+      all.push_back(h);
+    }
+  if (opt.selection != Selection::best || parts.size() < 2) return all;
+  std::vector<oracle::OracleHit> best;
+  for (const Strand strand : {Strand::fwd, Strand::rc}) {
+    const oracle::OracleHit* b = nullptr;
+    for (const oracle::OracleHit& h : all) {
+      if (h.strand != strand) continue;
+      if (!b || h.cost < b->cost ||
+          (h.cost == b->cost && (strand == Strand::fwd ? h.end > b->end : h.start < b->start)))
+        b = &h;
+    }
+    if (b) best.push_back(*b);
+  }
+  std::sort(best.begin(), best.end(), [](const auto& a, const auto& b) { return a.start < b.start || (a.start == b.start && a.strand < b.strand); });
+  return best;
+}
+
+// The oracle's rows for the region run: hits (without match_region), count (--zeros), or
+// contains (by record or by pair), from the oracle's hits in every record's parts.
 std::string oracle_rows(const std::vector<Pattern>& pats, const std::vector<std::string>& seqs,
-                        const std::vector<std::pair<std::uint64_t, std::uint64_t>>& parts,
-                        const SearchOptions& opt, const ResultShape& shape) {
+                        const std::vector<Parts>& parts, const SearchOptions& opt, const ResultShape& shape) {
   std::string out = shape.command == Command::hits ? "pat_id\ttext_id\tcost\tstrand\tstart\tend\tcigar\tpat_idx\ttext_idx\n"
                     : shape.command == Command::count ? "pat_id\ttext_id\tcount\n"
                     : shape.per_pair                  ? "pat_id\ttext_id\tcontains\n"
                                                       : "text_id\tcontains\n";
   for (std::size_t r = 0; r < seqs.size(); ++r) {
-    const auto [begin, end] = parts[r];
-    const std::string part = seqs[r].substr(begin, end - begin);
     const std::string name = "r" + std::to_string(r);
     bool any = false;
     for (std::size_t p = 0; p < pats.size(); ++p) {
-      const std::vector<oracle::OracleHit> hs = oracle::search(pats[p].seq, part, opt);
+      const std::vector<oracle::OracleHit> hs = oracle_hits(pats[p].seq, seqs[r], parts[r], opt);
       any = any || !hs.empty();
       if (shape.command == Command::hits) {
         for (const oracle::OracleHit& h : hs)
           out += pats[p].id + "\t" + name + "\t" + std::to_string(h.cost) + "\t" + (h.strand == Strand::fwd ? "+" : "-") +
-                 "\t" + std::to_string(h.start + begin) + "\t" + std::to_string(h.end + begin) + "\t" + h.cigar + "\t" +
+                 "\t" + std::to_string(h.start) + "\t" + std::to_string(h.end) + "\t" + h.cigar + "\t" +
                  std::to_string(p) + "\t" + std::to_string(r) + "\n";
       } else if (shape.command == Command::count) {
         std::uint32_t fwd = 0, rc = 0;
         for (const oracle::OracleHit& h : hs) (h.strand == Strand::fwd ? fwd : rc) += 1;
-        out += pats[p].id + "\t" + name + "\t" + std::to_string(reported_count({fwd, rc}, opt.selection == Selection::best)) + "\n";
+        const std::uint32_t c = reported_count({fwd, rc}, opt.selection == Selection::best);
+        if (c > 0 || shape.zeros) out += pats[p].id + "\t" + name + "\t" + std::to_string(c) + "\n";
       } else if (shape.per_pair) {
         out += pats[p].id + "\t" + name + "\t" + (hs.empty() ? "false" : "true") + "\n";
       }
@@ -160,14 +188,15 @@ TEST_CASE("region: each record's result is its part's, searched alone and moved 
     for (const Spec& spec : {specs[iter % 9], specs[(iter + 4) % 9], specs[(iter * 7 + 2) % 9]}) {
       const std::optional<Region> region = Region::parse(spec.text);
       REQUIRE(region);
-      std::vector<std::pair<std::uint64_t, std::uint64_t>> parts;
+      std::vector<Parts> parts;
       std::vector<std::uint64_t> offsets;
       {
         std::ofstream f(parts_file.path);
         for (std::size_t r = 0; r < seqs.size(); ++r) {
-          parts.push_back(part_of(spec.a, spec.b, seqs[r].size()));
-          offsets.push_back(parts.back().first);
-          f << ">r" << r << "\n" << seqs[r].substr(parts[r].first, parts[r].second - parts[r].first) << "\n";
+          const auto [begin, end] = part_of(spec.a, spec.b, seqs[r].size());
+          parts.push_back({{begin, end}});
+          offsets.push_back(begin);
+          f << ">r" << r << "\n" << seqs[r].substr(begin, end - begin) << "\n";
         }
       }
       for (const ResultShape shape : {ResultShape{Command::hits}, ResultShape{Command::count, true},
@@ -272,4 +301,98 @@ TEST_CASE("region: long records in lines give the result of their parts") {
           }
     }
   }
+}
+
+// Several ranges: a record's parts are its ranges' overlaps, joined where they overlap or
+// touch (written out here on their own, not through Region::spans); with none, the first
+// range's empty overlap.
+Parts parts_of(const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges, std::uint64_t n) {
+  Parts parts;
+  for (const auto& [a, b] : ranges)
+    if (const auto part = part_of(a, b, n); part.second > part.first) parts.push_back(part);
+  if (parts.empty()) return {part_of(ranges[0].first, ranges[0].second, n)};
+  std::sort(parts.begin(), parts.end());
+  Parts joined{parts[0]};
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    if (parts[i].first <= joined.back().second) joined.back().second = std::max(joined.back().second, parts[i].second);
+    else joined.push_back(parts[i]);
+  }
+  return joined;
+}
+
+TEST_CASE("region: several ranges give the hits of every part, folded into the record's rows, windows included") {
+  std::mt19937_64 rng(20271207);
+  const TempFile file("trawl_region_multi");
+  struct Multi {
+    const char* text;
+    std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
+  };
+  const Multi specs[] = {{"1:40,-40:-1", {{1, 40}, {-40, -1}}},
+                         {"-40:-1,1:40", {{-40, -1}, {1, 40}}},
+                         {"1:150,-150:-1", {{1, 150}, {-150, -1}}},
+                         {"1:20,10:35,200:-200,-1500:-1000", {{1, 20}, {10, 35}, {200, -200}, {-1500, -1000}}},
+                         {"900:1100,2000:2200,5:5", {{900, 1100}, {2000, 2200}, {5, 5}}}};
+  const int iters = std::getenv("TRAWL_PIPELINE_ITERS") ? 3 : 10;
+  int runs = 0;
+  for (int iter = 0; iter < iters; ++iter) {
+    SearchOptions opt;
+    opt.alphabet.alphabet = iter % 4 == 3 ? Alphabet::ascii : iter % 2 ? Alphabet::dna : Alphabet::iupac;
+    opt.both_strands = iter % 3 != 2;
+    opt.selection = iter % 3 == 1 ? Selection::best : iter % 4 == 2 ? Selection::all_ends : Selection::local_minima;
+    if (opt.alphabet.alphabet != Alphabet::ascii && iter % 3 == 0) opt.overhang = 0.5f;
+    opt.max_n_frac = opt.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
+    const bool ascii = opt.alphabet.alphabet == Alphabet::ascii;
+    std::vector<Pattern> pats;
+    for (int p = 0, npat = 1 + static_cast<int>(rng() % 3); p < npat; ++p) {
+      std::string s(3 + rng() % 12, 'A');
+      for (char& c : s) c = (ascii ? "ab" : "ACGT")[rng() % (ascii ? 2 : 4)];
+      pats.push_back({"p" + std::to_string(p), s});
+    }
+    opt.k = static_cast<int>(rng() % 4);
+    const PatternSet patterns(pats, opt);
+    std::vector<std::string> seqs;
+    for (const std::uint64_t len : {0ul, 30ul, 79ul, 80ul, 81ul, 299ul, 301ul, 1200ul, 3500ul, 1ul + rng() % 4000}) {
+      std::string s(len, 'A');
+      for (char& c : s) c = (ascii ? "ab" : "ACGTN")[rng() % (ascii ? 2 : 5)];
+      for (int plant = 0; plant < 8 && !s.empty(); ++plant) {
+        const std::string& p = pats[rng() % pats.size()].seq;
+        const std::size_t at = rng() % s.size();
+        s.replace(at, std::min(p.size(), s.size() - at), p.substr(0, std::min(p.size(), s.size() - at)));
+      }
+      seqs.push_back(s);
+    }
+    std::shuffle(seqs.begin(), seqs.end(), rng);
+    const std::size_t width = iter % 2 ? 70 : std::string::npos;
+    {
+      std::ofstream f(file.path);
+      for (std::size_t r = 0; r < seqs.size(); ++r) {
+        f << ">r" << r << " d\n";
+        for (std::size_t at = 0; at < seqs[r].size(); at += width) f << seqs[r].substr(at, width) << "\n";
+        if (seqs[r].empty()) f << "\n";
+      }
+    }
+    for (const Multi& spec : {specs[iter % 5], specs[(iter + 2) % 5]}) {
+      std::vector<Parts> parts;
+      for (const std::string& seq : seqs) parts.push_back(parts_of(spec.ranges, seq.size()));
+      for (const ResultShape shape : {ResultShape{Command::hits}, ResultShape{Command::count, true}, ResultShape{Command::count},
+                                      ResultShape{Command::contains}, ResultShape{Command::contains, false, false, true}}) {
+        const std::string want = oracle_rows(pats, seqs, parts, opt, shape);
+        for (const int threads : {1, 2})
+          for (const std::uint64_t batch : {std::uint64_t{1} << 20, std::uint64_t{1000}, std::uint64_t{97}}) {
+            CAPTURE(iter);
+            const std::string region_text = spec.text;
+            CAPTURE(region_text);
+            CAPTURE(static_cast<int>(shape.command));
+            CAPTURE(threads);
+            CAPTURE(batch);
+            test::PipelineRun s{shape, threads, batch, Region::parse(spec.text)};
+            s.reader.map_files = batch != 97;
+            s.match_region = false;
+            CHECK(run(file.path, patterns, opt, s) == want);
+            ++runs;
+          }
+      }
+    }
+  }
+  MESSAGE("several ranges: " << runs << " runs compared with the oracle");
 }

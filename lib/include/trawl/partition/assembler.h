@@ -37,7 +37,7 @@ class LongRecordAssembler {
   void add_answer(const WindowTask& t, const WindowAnswer& answer);
   void write(const WindowTask& t);
   void search_again(std::string_view text);
-  void take_hits(const HitList& in);
+  void take_hits(const HitList& in, std::uint64_t offset);
   void add_hits(const WindowTask& t, const BatchResults& results);
   void keep_best();
 

@@ -72,8 +72,8 @@ struct WindowTask {
   // The record's sequence as far as it had been read (all of it unless `partial`), and what
   // keeps those bytes alive where they are in a block the record may since have outgrown.
   std::string_view text;
-  // --region: the part of `text` searched; hits are in its coordinates until the assembler
-  // shifts them by `offset` (the whole text by default).
+  // --region: the part of `text` searched (one of them, with several ranges); hits are in its
+  // coordinates until the assembler shifts them by `offset` (the whole text by default).
   std::uint64_t offset = 0;
   std::uint64_t length = std::string_view::npos;
   bool partial = false;

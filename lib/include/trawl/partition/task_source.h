@@ -110,6 +110,8 @@ class TaskSource {
   std::shared_ptr<LongRecord> long_;
   std::uint32_t pattern_ = 0, pattern_end_ = 0;
   std::uint64_t window_begin_ = 0;
+  std::vector<Span> parts_;  // the long record's parts (--region), and the part of the windows
+  std::size_t part_ = 0;
   bool no_pattern_ = false;
 };
 
