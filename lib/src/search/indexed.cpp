@@ -18,7 +18,7 @@ std::size_t IndexedRecords::gather(LaneGroup& group, const LaneContext& ctx, std
     rec.text = texts[r];
     rec.patterns = npat;
     const std::uint64_t n = rec.text.size();
-    if (n > kMaxText) continue;  // (the ordinary path: first_job stays kNoJobs)
+    if (n > kMaxIndexedText) continue;  // (the ordinary path: first_job stays kNoJobs)
     const auto offset = static_cast<std::uint32_t>(group.fwd.size());
     group.fwd.resize(offset + n);
     if (rc) group.rev.resize(offset + n);

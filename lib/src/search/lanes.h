@@ -18,6 +18,10 @@ constexpr std::size_t kScanChunk = 65536;
 constexpr std::uint64_t kGroupSteps = std::uint64_t{1} << 16;
 constexpr std::size_t kGroupJobs = 4096;
 constexpr std::size_t kMaxText = 4096;
+// The pattern index's jobs cover only the candidates' parts of a record, so long records
+// (reads of tens of kilobases) gain from it as much as short ones; longer records than this
+// (windows of a chromosome) keep the ordinary scan, so a group's codes stay bounded.
+constexpr std::size_t kMaxIndexedText = std::size_t{1} << 18;
 // The most lanes any kernel runs side by side (kernel_jobs.h: four vectors of 16): a chunk
 // of jobs cuts a run over one text only after a multiple of this many.
 constexpr std::size_t kPanelBatch = 64;

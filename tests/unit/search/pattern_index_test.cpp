@@ -42,13 +42,16 @@ std::string rows_of(const BatchResults& res) {
 }
 
 // Texts with planted copies of patterns (as they are, reverse complemented, with an edit or
-// two), N runs and IUPAC codes.
+// two), N runs and IUPAC codes; with `long_reads`, every third text is thousands of bases
+// long (past the lanes' kMaxText, as Nanopore reads are).
 std::vector<std::string> planted_texts(std::mt19937_64& rng, const std::vector<Pattern>& patterns,
-                                       const SearchOptions& opt, std::size_t count) {
+                                       const SearchOptions& opt, std::size_t count, bool long_reads = false) {
   std::vector<std::string> texts(count);
-  for (std::string& t : texts) {
-    t = random_text(rng, rng() % 300, "ACGT");
-    for (int planted = static_cast<int>(rng() % 4); planted > 0 && !t.empty(); --planted) {
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string& t = texts[i];
+    const bool long_read = long_reads && i % 3 == 0;
+    t = random_text(rng, long_read ? 4000 + rng() % 16000 : rng() % 300, "ACGT");
+    for (int planted = static_cast<int>(rng() % 4) + (long_read ? 8 : 0); planted > 0 && !t.empty(); --planted) {
       std::string p = patterns[rng() % patterns.size()].seq;
       if (rng() % 2) p = oracle::reverse_complement(opt.alphabet, p);
       for (int e = static_cast<int>(rng() % 3); e > 0 && p.size() > 1; --e) {
@@ -140,7 +143,8 @@ TEST_CASE("pattern index: results equal the full scan's on random panels, for ev
     std::vector<Pattern> patterns(iter % 10 == 0 ? 300 + rng() % 1700 : 1 + rng() % 120);
     for (std::size_t i = 0; i < patterns.size(); ++i)
       patterns[i] = {"p" + std::to_string(i), random_text(rng, shortest + rng() % (65 - shortest), "ACGT")};
-    const std::vector<std::string> texts = planted_texts(rng, patterns, opt, 1 + rng() % 60);
+    const bool long_reads = patterns.size() <= 120 && iter % 4 == 2;
+    const std::vector<std::string> texts = planted_texts(rng, patterns, opt, long_reads ? 1 + rng() % 6 : 1 + rng() % 60, long_reads);
     const std::vector<std::string_view> views(texts.begin(), texts.end());
     const PatternSet ps(patterns, opt);
     const auto index = PatternIndex::build(ps, opt, true, pieces);
