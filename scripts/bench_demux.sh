@@ -90,32 +90,15 @@ make_data() {  # make_data B: barcodes, reads and truth for a panel of B
   TRUTH=$dir/truth-$reads-$b-$seed.tsv
   [[ -s $BC && -s $FQ && -s $TRUTH ]] && return 0
   echo "bench_demux: generating $FQ" >&2
-  python3 - "$reads" "$b" "$seed" "$BC.tmp.$$" "$FQ.tmp.$$" "$TRUTH.tmp.$$" <<'EOF'
+  PYTHONPATH=$root/scripts python3 - "$reads" "$b" "$seed" "$BC.tmp.$$" "$FQ.tmp.$$" "$TRUTH.tmp.$$" <<'EOF'
 import random, sys
+from barcodes import random_barcodes
 n, b, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 bc_path, fq_path, truth_path = sys.argv[4], sys.argv[5], sys.argv[6]
 rng = random.Random(seed * 1000 + b)
 L, MIN_DIST, LEN = 24, 6, 150
 
-
-def close(a, c, limit):
-    """Whether the edit distance of a and c is below limit (banded DP)."""
-    prev = list(range(len(c) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(c)
-        for j in range(1, len(c) + 1):
-            cur[j] = min(prev[j - 1] + (a[i - 1] != c[j - 1]), prev[j] + 1, cur[j - 1] + 1)
-        if min(cur) >= limit:
-            return False
-        prev = cur
-    return prev[-1] < limit
-
-
-barcodes = []
-while len(barcodes) < b:
-    s = "".join(rng.choice("ACGT") for _ in range(L))
-    if all(not close(s, t, MIN_DIST) for t in barcodes):
-        barcodes.append(s)
+barcodes = random_barcodes(rng, b, L, MIN_DIST)
 with open(bc_path, "w") as f:
     for i, s in enumerate(barcodes):
         f.write(f">bc{i + 1}\n{s}\n")

@@ -91,32 +91,15 @@ FQ=$dir/long-$reads-$seed.fq
 TRUTH=$dir/long-truth-$reads-$seed.tsv
 if ! [[ -s $BC && -s $FQ && -s $TRUTH ]]; then
   echo "bench_demux_long: generating $FQ" >&2
-  python3 - "$reads" "$seed" "$BC.tmp.$$" "$FQ.tmp.$$" "$TRUTH.tmp.$$" <<'EOF'
+  PYTHONPATH=$root/scripts python3 - "$reads" "$seed" "$BC.tmp.$$" "$FQ.tmp.$$" "$TRUTH.tmp.$$" <<'EOF'
 import random, sys
+from barcodes import random_barcodes
 n, seed = int(sys.argv[1]), int(sys.argv[2])
 bc_path, fq_path, truth_path = sys.argv[3], sys.argv[4], sys.argv[5]
 rng = random.Random(seed * 7919 + 96)
 L, MIN_DIST, B, END, ERR = 24, 6, 96, 150, 0.06
 
-
-def close(a, c, limit):
-    """Whether the edit distance of a and c is below limit."""
-    prev = list(range(len(c) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(c)
-        for j in range(1, len(c) + 1):
-            cur[j] = min(prev[j - 1] + (a[i - 1] != c[j - 1]), prev[j] + 1, cur[j - 1] + 1)
-        if min(cur) >= limit:
-            return False
-        prev = cur
-    return prev[-1] < limit
-
-
-barcodes = []
-while len(barcodes) < B:
-    s = "".join(rng.choice("ACGT") for _ in range(L))
-    if all(not close(s, t, MIN_DIST) for t in barcodes):
-        barcodes.append(s)
+barcodes = random_barcodes(rng, B, L, MIN_DIST)
 with open(bc_path, "w") as f:
     for i, s in enumerate(barcodes):
         f.write(f">bc{i + 1}\n{s}\n")
