@@ -134,6 +134,54 @@ struct Spec {
   std::int64_t a, b;  // A and B as numbers, for part_of
 };
 
+// A seeded random case for iteration `iter`: options cycling through alphabets, strands,
+// selections and overhang; 1-3 patterns and k < 4; records of the `lengths` given and one of
+// 1-4000 bases, patterns planted, shuffled, written to `path` as FASTA (multi-line on odd
+// iterations: a long record is then read in pieces, and whole before its windows, as a
+// region may count from the end).
+struct RandomCase {
+  SearchOptions opt;
+  std::vector<Pattern> pats;
+  std::vector<std::string> seqs;
+};
+RandomCase random_case(std::mt19937_64& rng, int iter, std::vector<std::uint64_t> lengths, const std::string& path) {
+  RandomCase c;
+  SearchOptions& opt = c.opt;
+  opt.alphabet.alphabet = iter % 4 == 3 ? Alphabet::ascii : iter % 2 ? Alphabet::dna : Alphabet::iupac;
+  opt.both_strands = iter % 3 != 2;
+  opt.selection = iter % 3 == 1 ? Selection::best : iter % 4 == 2 ? Selection::all_ends : Selection::local_minima;
+  if (opt.alphabet.alphabet != Alphabet::ascii && iter % 3 == 0) opt.overhang = 0.5f;
+  opt.max_n_frac = opt.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
+  const bool ascii = opt.alphabet.alphabet == Alphabet::ascii;
+  const std::string letters = ascii ? "ab" : "ACGTN";
+  for (int p = 0, npat = 1 + static_cast<int>(rng() % 3); p < npat; ++p) {
+    std::string s(3 + rng() % 12, 'A');
+    for (char& ch : s) ch = (ascii ? "ab" : "ACGT")[rng() % (ascii ? 2 : 4)];
+    c.pats.push_back({"p" + std::to_string(p), s});
+  }
+  opt.k = static_cast<int>(rng() % 4);
+  lengths.push_back(1 + rng() % 4000);
+  for (const std::uint64_t len : lengths) {
+    std::string s(len, 'A');
+    for (char& ch : s) ch = letters[rng() % letters.size()];
+    for (int plant = 0; plant < 8 && !s.empty(); ++plant) {
+      const std::string& p = c.pats[rng() % c.pats.size()].seq;
+      const std::size_t at = rng() % s.size();
+      s.replace(at, std::min(p.size(), s.size() - at), p.substr(0, std::min(p.size(), s.size() - at)));
+    }
+    c.seqs.push_back(s);
+  }
+  std::shuffle(c.seqs.begin(), c.seqs.end(), rng);
+  const std::size_t width = iter % 2 ? 70 : std::string::npos;
+  std::ofstream f(path);
+  for (std::size_t r = 0; r < c.seqs.size(); ++r) {
+    f << ">r" << r << " d\n";
+    for (std::size_t at = 0; at < c.seqs[r].size(); at += width) f << c.seqs[r].substr(at, width) << "\n";
+    if (c.seqs[r].empty()) f << "\n";
+  }
+  return c;
+}
+
 }  // namespace
 
 TEST_CASE("region: each record's result is its part's, searched alone and moved back, windows included") {
@@ -145,46 +193,9 @@ TEST_CASE("region: each record's result is its part's, searched alone and moved 
   const int iters = std::getenv("TRAWL_PIPELINE_ITERS") ? 4 : 12;
   int runs = 0;
   for (int iter = 0; iter < iters; ++iter) {
-    SearchOptions opt;
-    opt.alphabet.alphabet = iter % 4 == 3 ? Alphabet::ascii : iter % 2 ? Alphabet::dna : Alphabet::iupac;
-    opt.both_strands = iter % 3 != 2;
-    opt.selection = iter % 3 == 1 ? Selection::best : iter % 4 == 2 ? Selection::all_ends : Selection::local_minima;
-    if (opt.alphabet.alphabet != Alphabet::ascii && iter % 3 == 0) opt.overhang = 0.5f;
-    opt.max_n_frac = opt.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
-    const bool ascii = opt.alphabet.alphabet == Alphabet::ascii;
-    const std::string letters = ascii ? "ab" : "ACGTN";
-    std::vector<Pattern> pats;
-    for (int p = 0, npat = 1 + static_cast<int>(rng() % 3); p < npat; ++p) {
-      std::string s(3 + rng() % 12, 'A');
-      for (char& c : s) c = (ascii ? "ab" : "ACGT")[rng() % (ascii ? 2 : 4)];
-      pats.push_back({"p" + std::to_string(p), s});
-    }
-    opt.k = static_cast<int>(rng() % 4);
-    const PatternSet patterns(pats, opt);
     // Lengths below, around and far above every region, the long ones windowed at 1000.
-    std::vector<std::string> seqs;
-    for (const std::uint64_t len : {0ul, 4ul, 30ul, 36ul, 60ul, 200ul, 999ul, 2700ul, 3500ul, 1ul + rng() % 4000}) {
-      std::string s(len, 'A');
-      for (char& c : s) c = letters[rng() % letters.size()];
-      for (int plant = 0; plant < 8 && !s.empty(); ++plant) {
-        const std::string& p = pats[rng() % pats.size()].seq;
-        const std::size_t at = rng() % s.size();
-        s.replace(at, std::min(p.size(), s.size() - at), p.substr(0, std::min(p.size(), s.size() - at)));
-      }
-      seqs.push_back(s);
-    }
-    std::shuffle(seqs.begin(), seqs.end(), rng);
-    // Multi-line records on odd iterations: a long one is then read in pieces (read whole
-    // before its windows, as its region may count from the end).
-    const std::size_t width = iter % 2 ? 70 : std::string::npos;
-    {
-      std::ofstream f(file.path);
-      for (std::size_t r = 0; r < seqs.size(); ++r) {
-        f << ">r" << r << " d\n";
-        for (std::size_t at = 0; at < seqs[r].size(); at += width) f << seqs[r].substr(at, width) << "\n";
-        if (seqs[r].empty()) f << "\n";
-      }
-    }
+    const auto [opt, pats, seqs] = random_case(rng, iter, {0, 4, 30, 36, 60, 200, 999, 2700, 3500}, file.path);
+    const PatternSet patterns(pats, opt);
     for (const Spec& spec : {specs[iter % 9], specs[(iter + 4) % 9], specs[(iter * 7 + 2) % 9]}) {
       const std::optional<Region> region = Region::parse(spec.text);
       REQUIRE(region);
@@ -335,42 +346,8 @@ TEST_CASE("region: several ranges give the hits of every part, folded into the r
   const int iters = std::getenv("TRAWL_PIPELINE_ITERS") ? 3 : 10;
   int runs = 0;
   for (int iter = 0; iter < iters; ++iter) {
-    SearchOptions opt;
-    opt.alphabet.alphabet = iter % 4 == 3 ? Alphabet::ascii : iter % 2 ? Alphabet::dna : Alphabet::iupac;
-    opt.both_strands = iter % 3 != 2;
-    opt.selection = iter % 3 == 1 ? Selection::best : iter % 4 == 2 ? Selection::all_ends : Selection::local_minima;
-    if (opt.alphabet.alphabet != Alphabet::ascii && iter % 3 == 0) opt.overhang = 0.5f;
-    opt.max_n_frac = opt.alphabet.alphabet == Alphabet::iupac ? 0.2f : 1.0f;
-    const bool ascii = opt.alphabet.alphabet == Alphabet::ascii;
-    std::vector<Pattern> pats;
-    for (int p = 0, npat = 1 + static_cast<int>(rng() % 3); p < npat; ++p) {
-      std::string s(3 + rng() % 12, 'A');
-      for (char& c : s) c = (ascii ? "ab" : "ACGT")[rng() % (ascii ? 2 : 4)];
-      pats.push_back({"p" + std::to_string(p), s});
-    }
-    opt.k = static_cast<int>(rng() % 4);
+    const auto [opt, pats, seqs] = random_case(rng, iter, {0, 30, 79, 80, 81, 299, 301, 1200, 3500}, file.path);
     const PatternSet patterns(pats, opt);
-    std::vector<std::string> seqs;
-    for (const std::uint64_t len : {0ul, 30ul, 79ul, 80ul, 81ul, 299ul, 301ul, 1200ul, 3500ul, 1ul + rng() % 4000}) {
-      std::string s(len, 'A');
-      for (char& c : s) c = (ascii ? "ab" : "ACGTN")[rng() % (ascii ? 2 : 5)];
-      for (int plant = 0; plant < 8 && !s.empty(); ++plant) {
-        const std::string& p = pats[rng() % pats.size()].seq;
-        const std::size_t at = rng() % s.size();
-        s.replace(at, std::min(p.size(), s.size() - at), p.substr(0, std::min(p.size(), s.size() - at)));
-      }
-      seqs.push_back(s);
-    }
-    std::shuffle(seqs.begin(), seqs.end(), rng);
-    const std::size_t width = iter % 2 ? 70 : std::string::npos;
-    {
-      std::ofstream f(file.path);
-      for (std::size_t r = 0; r < seqs.size(); ++r) {
-        f << ">r" << r << " d\n";
-        for (std::size_t at = 0; at < seqs[r].size(); at += width) f << seqs[r].substr(at, width) << "\n";
-        if (seqs[r].empty()) f << "\n";
-      }
-    }
     for (const Multi& spec : {specs[iter % 5], specs[(iter + 2) % 5]}) {
       std::vector<Parts> parts;
       for (const std::string& seq : seqs) parts.push_back(parts_of(spec.ranges, seq.size()));
