@@ -101,7 +101,15 @@ void LaneGroup::scan_chunked(const LaneContext& ctx, const ScanJob* scan, std::s
       std::size_t run = i1 - 1;
       while (run > i0 && scan[run - 1].text == scan[i1].text) --run;
       const std::size_t cut = run + (i1 - run) / kPanelBatch * kPanelBatch;
-      if (cut > i0) i1 = cut;
+      if (cut > i0) {
+        i1 = cut;
+      } else {  // (a long text: a whole batch, past the chunk's steps)
+        std::size_t end = i1;
+        while (end < n && end < i0 + kPanelBatch && scan[end].text == scan[i0].text) ++end;
+        i1 = end;
+      }
+      steps = 0;
+      for (std::size_t j = i0; j < i1; ++j) steps += scan[j].len;
     }
     if (chunk_ends_.size() < steps) {
       // Scratch: grown without copying what it held (a group's chunks grow step by step,

@@ -73,8 +73,12 @@ std::size_t LaneDriver::gather_records(const LaneContext& ctx, std::span<const s
     rec.first_pattern = first;
     rec.patterns = last - first;
     const std::uint64_t n = rec.text.size();
-    const bool scanned = short_patterns && first < last && n <= kMaxText &&
-                         std::uint64_t{last - first} * strands * n <= kRecordSteps;
+    // A pattern panel shares each text's codes between its jobs, long texts too where its
+    // jobs fill a kernel batch (fewer gain more from the text-tiled kernel's segments).
+    const std::uint64_t pair_jobs = std::uint64_t{last - first} * strands;
+    const bool long_panel = !panel_.empty() && pair_jobs >= kPanelBatch;
+    const bool scanned = short_patterns && first < last && n <= (long_panel ? kMaxPanelText : kMaxText) &&
+                         pair_jobs * n <= (long_panel ? kPanelRecordSteps : kRecordSteps);
     // The group ends before a record that would take it past its budget, so that no group
     // needs cutting in scan_chunked (a cut inside a record parts its two strands, which a
     // pattern panel scans together, a text per vector).

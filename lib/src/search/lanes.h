@@ -35,6 +35,12 @@ constexpr std::uint64_t kFirstEndHead = 128;
 // a group's ends, at most one per step, stay a few MB); a record with more patterns than
 // that goes pattern by pattern through the ordinary path.
 constexpr std::uint64_t kRecordSteps = std::uint64_t{1} << 20;
+// A pattern panel takes records up to this long, and this many steps of its jobs (a group's
+// ends, at most one per step, then stay within tens of MB): its jobs share the record's
+// codes, where the text-tiled kernel would make every job's equality words again (long
+// reads).
+constexpr std::size_t kMaxPanelText = std::size_t{1} << 16;
+constexpr std::uint64_t kPanelRecordSteps = std::uint64_t{1} << 22;
 // A panel is filtered (SeedFilter) only if the filter can rule out at least this many of a
 // record's jobs: its look-ups cost about as much per text character as a job or two.
 constexpr std::size_t kSeedFilterMinScans = 8;

@@ -228,7 +228,8 @@ TEST_CASE("lane strategies: a group stops at its budget, and records too long fo
   }
   CHECK(at == texts.size());
   CHECK(groups > 1);
-  // A record longer than a lane takes (4096) still comes first, without jobs.
+  // A record longer than a lane takes (4096) still comes first, without jobs, where its 16
+  // jobs would not fill a kernel batch (see the long-read panel case below).
   const std::string long_one(5000, 'A');
   const std::vector<std::string_view> two = {long_one, texts[0]};
   REQUIRE(d.scan(s.ctx(), two, LaneDriver::kAllPatterns) == 2);
@@ -295,4 +296,45 @@ TEST_CASE("lane strategies: paired gives record r pattern paired_first + r only,
   REQUIRE(d.scan(s.ctx(), std::span(texts).subspan(5, 3), 5) == 3);
   for (std::uint32_t r = 0; r < 3; ++r) CHECK(d.group().records[r].first_pattern == 5 + r);
   CHECK(check_group(d, s, false).first >= 3);
+}
+
+// Long reads (past a lane of their own) share their codes between a panel's jobs, scanned a
+// whole kernel batch at a time past the group's chunk of steps: every kernel, the DP's ends.
+TEST_CASE("lane strategies: a pattern panel over long reads leaves each job with the DP's ends, every kernel") {
+  std::mt19937_64 rng(20261208);
+  const std::vector<Pattern> pats = random_patterns(40, 24, 23);  // 80 jobs a record: past a batch of 64
+  std::vector<std::string> owned = planted_texts(pats, 40, 7);
+  std::vector<std::string> reads;
+  for (std::size_t r = 0; r < 4; ++r) {
+    std::string read;
+    while (read.size() < 4500 + r * 3000) read += owned[rng() % owned.size()] + test::random_text(rng, rng() % 400, "ACGT");
+    reads.push_back(read);
+  }
+  reads.push_back(owned[0]);  // a short one beside them
+  const std::vector<std::string_view> texts(reads.begin(), reads.end());
+  const std::string too_long((std::size_t{1} << 16) + 1, 'A');  // past kMaxPanelText (lanes.h)
+  const std::vector<std::string_view> too_long_only = {too_long};
+  for (const KernelFns* kernel : available_kernels())
+    for (const bool counted : {false, true}) {
+      CAPTURE(kernel->name);
+      CAPTURE(counted);
+      Setup s(pats, 2, PatternSet::kPrecomputeLimit, *kernel);
+      s.opt.selection = counted ? Selection::all_ends : Selection::local_minima;
+      LaneDriver d(s.ctx());
+      SearchPlan plan;
+      plan.strategy = Strategy::panel;
+      plan.counted = counted;
+      d.follow(plan);
+      for (std::size_t at = 0; at < texts.size();) {
+        const std::size_t took = d.scan(s.ctx(), std::span(texts).subspan(at), LaneDriver::kAllPatterns);
+        REQUIRE(took >= 1);
+        for (const LaneGroup::Record& rec : d.group().records) CHECK(rec.first_job != LaneGroup::kNoJobs);
+        const auto [with_ends, ruled_out] = check_group(d, s, counted);
+        CHECK(with_ends > 0);
+        CHECK(ruled_out == 0);
+        at += took;
+      }
+      REQUIRE(d.scan(s.ctx(), too_long_only, LaneDriver::kAllPatterns) == 1);
+      CHECK(d.group().records[0].first_job == LaneGroup::kNoJobs);
+    }
 }
