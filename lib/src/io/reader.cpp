@@ -72,22 +72,12 @@ struct Sse2Lines {
             static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())))};
   }
 };
-// 64 bytes a step: long lines (long reads) leave most steps without a line end.
 struct Avx2Lines {
-  static constexpr std::size_t kBytes = 64;
-  __attribute__((target("avx2"))) static std::uint64_t mask_of(__m256i a, __m256i b, __m256i c) {
-    const auto lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, c)));
-    const auto hi = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, c)));
-    return std::uint64_t{lo} | std::uint64_t{hi} << 32;
-  }
+  static constexpr std::size_t kBytes = 32;
   __attribute__((target("avx2"))) static std::pair<std::uint64_t, std::uint64_t> masks(const char* p) {
-    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
-    // NUL bytes are rare: one test for both halves, their positions unused.
-    const __m256i zero = _mm256_setzero_si256();
-    const bool nul = !_mm256_testz_si256(_mm256_or_si256(_mm256_cmpeq_epi8(a, zero), _mm256_cmpeq_epi8(b, zero)),
-                                         _mm256_set1_epi8(-1));
-    return {mask_of(a, b, _mm256_set1_epi8('\n')), nul ? 1 : 0};
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    return {static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n')))),
+            static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_setzero_si256())))};
   }
 };
 __attribute__((target("avx2"))) bool index_lines_avx2(const char* p, std::size_t n,
