@@ -120,6 +120,14 @@ class LaneGroup {
   bool record_has_no_ends(const Record& rec) const {
     return end_offsets_[rec.first_job + rec.jobs] == end_offsets_[rec.first_job];
   }
+  // Whether some strand of pattern `pattern_idx` found an end in `rec`, for a record with a
+  // job for every pattern and strand, as listed (jobs_as_listed), its ends kept.
+  bool jobs_as_listed(const Record& rec) const { return !rec.listed && rec.live == kAllLive; }
+  bool pattern_has_ends(const Record& rec, std::uint32_t pattern_idx) const {
+    const std::uint32_t j = rec.first_job + (pattern_idx - rec.first_pattern);
+    if (end_offsets_[j + 1] > end_offsets_[j]) return true;
+    return strands == 2 && end_offsets_[j + rec.patterns + 1] > end_offsets_[j + rec.patterns];
+  }
 
   // The group, as the strategies fill it and the driver scans it.
   std::vector<Record> records;

@@ -94,13 +94,16 @@ class Searcher {
   // patterns: its jobs were scanned for find_hits and none found an end (most records of a
   // pattern panel), so a caller can skip its patterns at once.
   bool selected_has_no_ends() const;
+  // Whether the prescanned record's jobs lie together and every end they found is kept.
+  bool prescanned_ends_kept() const;
   LaneContext lane_context() const { return {patterns_, options_, kernel_, class_of_}; }
   // The rows of record text_idx (selected or set) for its patterns [first, last).
   void answer_record(std::uint64_t text_idx, std::uint32_t first, std::uint32_t last,
                      BatchResults& out);
   // Calls visit(pi) for the patterns of [first, last) that answer_record must ask about, in
-  // order, until it returns false: all of them, or, in a record the pattern index listed,
-  // only those with a job (the others have no end) unless `every` pair gets a row.
+  // order, until it returns false: all of them, or, unless `every` pair gets a row, only
+  // those with a job (in a record the pattern index listed) or with an end (in a prescanned
+  // record whose ends were kept): the others have no hit.
   template <class Visit>
   void for_each_pattern(std::uint32_t first, std::uint32_t last, bool every, Visit&& visit) const;
 
@@ -217,16 +220,17 @@ inline void Searcher::select_prescanned(std::size_t r) {
   pre_current_ = &rec;
 }
 
-inline bool Searcher::selected_has_no_ends() const {
-  // Only where every end is kept and the record's jobs lie together: not for ends counted
-  // as they came (count) or forward-first jobs (contains), nor with overhang (ends past the
-  // text are not the kernel's).
+inline bool Searcher::prescanned_ends_kept() const {
+  // Not for ends counted as they came (count) or forward-first jobs (contains), nor with
+  // overhang (ends past the text are not the kernel's).
   const unsigned strands = options_.searches_rc() ? 2 : 1;
   const LaneGroup& group = lanes_.group();
-  if (!pre_current_ || pre_current_->first_job == LaneGroup::kNoJobs || group.counted ||
-      group.strands != strands || options_.overhang)
-    return false;
-  return group.record_has_no_ends(*pre_current_);
+  return pre_current_ && pre_current_->first_job != LaneGroup::kNoJobs && !group.counted &&
+         group.strands == strands && !options_.overhang;
+}
+
+inline bool Searcher::selected_has_no_ends() const {
+  return prescanned_ends_kept() && lanes_.group().record_has_no_ends(*pre_current_);
 }
 
 }  // namespace trawl
