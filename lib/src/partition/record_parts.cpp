@@ -27,6 +27,15 @@ void RecordParts::split(const RecordBatch& batch, const Region& region) {
       record_.push_back(static_cast<std::uint32_t>(r));
     }
   }
+  one_each_ = views_.size() == batch.size();
+}
+
+void RecordParts::place(BatchResults& results) const {
+  for (Hit& h : results.hits.hits) {
+    const std::uint64_t offset = offsets_[h.text_idx - first_record_];
+    h.start += offset;
+    h.end += offset;
+  }
 }
 
 void RecordParts::fold(BatchResults& results, const ResultShape& shape, bool best, std::uint32_t patterns) const {

@@ -32,48 +32,36 @@ namespace {
 struct Batch {
   Task task;
   std::exception_ptr error;
-  std::vector<std::string_view> views;  // records.seq(r) (its --region part), for Searcher::search
-  std::vector<std::uint64_t> offsets;    // --region: where views[r] starts in record r
-  RecordParts parts;                     // --region with several ranges
+  std::vector<std::string_view> views;  // records.seq(r), for Searcher::search
+  RecordParts parts;                     // --region
   BatchResults results;
   WindowAnswer window;  // a window task's count or contains answer
   FormattedBatch formatted;
 };
 
-// Searches a batch of whole records. With a region each record is searched as its part
-// alone, and the hits are moved back to the record's coordinates (the formatted
-// match_region is the same bytes either way); with several ranges, as its parts, by
-// `part_searcher`, whose hits RecordParts folds into the run's rows.
+// Searches a batch of whole records, or with a region each record as its parts
+// (RecordParts): one part each is searched as the record by the run's searcher, its hits
+// moved back to the record's coordinates (the formatted match_region is the same bytes either
+// way); several are searched as records of their own by `part_searcher`, whose hits
+// RecordParts folds into the run's rows.
 void search_batch(Searcher& searcher, Batch& b, const PipelineOptions& opt, Searcher& part_searcher,
                   std::uint32_t patterns) {
   b.results.clear();
   const RecordBatch& rb = b.task.records;
-  const std::optional<Region>& region = opt.region;
-  if (region && !region->single()) {
-    b.parts.split(rb, *region);
-    part_searcher.search(b.parts.views(), 0, b.results);
-    b.parts.fold(b.results, opt.shape, opt.best, patterns);
-    return;
-  }
-  b.views.clear();
-  if (!region) {
+  if (!opt.region) {
+    b.views.clear();
     for (std::size_t r = 0; r < rb.size(); ++r) b.views.push_back(rb.seq(r));
     searcher.search(b.views, rb.first_record, b.results);
     return;
   }
-  b.offsets.clear();
-  for (std::size_t r = 0; r < rb.size(); ++r) {
-    const std::string_view seq = rb.seq(r);
-    const Span part = region->span(seq.size());
-    b.views.push_back(seq.substr(part.offset, part.length));
-    b.offsets.push_back(part.offset);
+  b.parts.split(rb, *opt.region);
+  if (b.parts.one_each()) {
+    searcher.search(b.parts.views(), rb.first_record, b.results);
+    b.parts.place(b.results);
+    return;
   }
-  searcher.search(b.views, rb.first_record, b.results);
-  for (Hit& h : b.results.hits.hits) {
-    const std::uint64_t offset = b.offsets[h.text_idx - rb.first_record];
-    h.start += offset;
-    h.end += offset;
-  }
+  part_searcher.search(b.parts.views(), 0, b.results);
+  b.parts.fold(b.results, opt.shape, opt.best, patterns);
 }
 
 void search_window(Searcher& searcher, Batch& b) {

@@ -41,6 +41,26 @@ TEST_CASE("record parts: the views are each record's parts, at least one per rec
   CHECK(v[3].empty());
 }
 
+TEST_CASE("record parts: one part each (a single range, or ranges that join) is placed, not folded") {
+  RecordParts parts;
+  const RecordBatch b = batch_of({std::string(1000, 'A'), std::string(20, 'C')}, 3);
+  parts.split(b, *Region::parse("101:-101"));
+  REQUIRE(parts.one_each());
+  CHECK(parts.views()[0].data() == b.seq(0).data() + 100);
+  CHECK(parts.views()[1].empty());
+  BatchResults r;
+  r.hits.hits = {hit(3, 0, Strand::fwd, 5, 15, 1), hit(3, 1, Strand::rc, 0, 10, 0)};
+  parts.place(r);
+  CHECK(r.hits.hits[0].start == 105);
+  CHECK(r.hits.hits[0].end == 115);
+  CHECK(r.hits.hits[1].start == 100);
+  CHECK(r.hits.hits[1].text_idx == 3);
+  parts.split(b, *Region::parse("1:150,-150:-1"));
+  CHECK_FALSE(parts.one_each());
+  parts.split(batch_of({std::string(250, 'A'), std::string(20, 'C')}, 0), *Region::parse("1:150,-150:-1"));
+  CHECK(parts.one_each());
+}
+
 TEST_CASE("record parts: hits move to the record, in output order, --best over all parts") {
   RecordParts parts;
   const RecordBatch b = batch_of({std::string(1000, 'A'), std::string(100, 'C')}, 7);
