@@ -418,15 +418,16 @@ std::size_t scan_shared_batches(const ScanJob* jobs, const SharedVector* vecs, s
 // (V::kCountedShared: V::scan_shared_counted, kernel_avx512.cpp), a lane's score is checked
 // only every kCheckSteps steps, against t = k + kCheckSteps - 1, and a vector with a lane
 // that close steps again scoring every step. That pays only where random text rarely comes
-// that close: for patterns of at least 4t - 2 characters, below which random DNA comes
-// within t of a pattern often enough that many vectors would step again (the rates are in
-// docs/performance.md).
+// that close: for patterns of at least min(4t - 2, 2t + 8) characters, below which random
+// DNA comes within t of a pattern often enough that many vectors would step again (the
+// rates, which fall with m - 2t, are in docs/performance.md).
 constexpr unsigned kCheckSteps = 4;
 // (A template of V, as everything here, so that no kernel object exports it:
 // docs/architecture.md, kernels.)
 template <class V>
 bool counted_pays(const ScanJob* jobs, const SharedVector* vecs, std::size_t nvec, std::int32_t k) {
-  const std::int64_t least = 4 * (std::int64_t{k} + kCheckSteps - 1) - 2;
+  const std::int64_t t = std::int64_t{k} + kCheckSteps - 1;
+  const std::int64_t least = std::min(4 * t - 2, 2 * t + 8);
   for (std::size_t v = 0; v < nvec; ++v)
     for (std::uint32_t i = 0; i < vecs[v].count; ++i)
       if (jobs[vecs[v].first + i].m < least) return false;

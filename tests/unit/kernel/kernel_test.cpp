@@ -42,10 +42,11 @@ TEST_CASE("job kernels: runs of jobs over one text give the scalar kernel's ends
     // Narrow lanes (every m <= 32) on two thirds of the cases, wide ones on the rest.
     const std::size_t max_m = iter % 3 == 0 ? 64 : 32;
     const std::int32_t k = static_cast<std::int32_t>(rng() % 5);
-    // Every fourth case only patterns of at least 4 (k + 3) - 2 characters, where the AVX-512
-    // shared-text kernel checks counted scores every few steps (kernel_jobs.h, counted_pays);
-    // the others mix in short ones, where it scores every step.
-    const std::size_t min_m = iter % 4 == 1 ? 4 * (static_cast<std::size_t>(k) + 3) - 2 : 1;
+    // Every fourth case only patterns of at least min(4t - 2, 2t + 8) characters, t = k + 3,
+    // where the AVX-512 shared-text kernel checks counted scores every few steps
+    // (kernel_jobs.h, counted_pays); the others mix in short ones, where it scores every step.
+    const std::size_t t = static_cast<std::size_t>(k) + 3;
+    const std::size_t min_m = iter % 4 == 1 ? std::min(4 * t - 2, 2 * t + 8) : 1;
     std::vector<Pattern> patterns;
     const std::size_t npat = 1 + rng() % 80;
     for (std::size_t i = 0; i < npat; ++i)
