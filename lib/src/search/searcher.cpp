@@ -92,7 +92,7 @@ void Searcher::for_each_pattern(std::uint32_t first, std::uint32_t last, bool ev
     }
     return;
   }
-  if (!every && prescanned_ends_kept() && lanes_.group().jobs_as_listed(*pre_current_) &&
+  if (!every && prescanned_ends_kept() && lanes_.group().has_every_job(*pre_current_) &&
       first >= pre_current_->first_pattern && last <= pre_current_->first_pattern + pre_current_->patterns) {
     // A panel's record mostly has ends for a pattern or two: one look per pattern here, not
     // a search set up per pattern and strand.

@@ -120,9 +120,11 @@ class LaneGroup {
   bool record_has_no_ends(const Record& rec) const {
     return end_offsets_[rec.first_job + rec.jobs] == end_offsets_[rec.first_job];
   }
-  // Whether some strand of pattern `pattern_idx` found an end in `rec`, for a record with a
-  // job for every pattern and strand, as listed (jobs_as_listed), its ends kept.
-  bool jobs_as_listed(const Record& rec) const { return !rec.listed && rec.live == kAllLive; }
+  // Whether `rec` has a job for each of its patterns on each strand, in Record's order
+  // (neither filtered nor indexed).
+  bool has_every_job(const Record& rec) const { return !rec.listed && rec.live == kAllLive; }
+  // Whether some strand of pattern `pattern_idx` found an end in `rec`, a record that
+  // has_every_job and whose ends were kept.
   bool pattern_has_ends(const Record& rec, std::uint32_t pattern_idx) const {
     const std::uint32_t j = rec.first_job + (pattern_idx - rec.first_pattern);
     if (end_offsets_[j + 1] > end_offsets_[j]) return true;
