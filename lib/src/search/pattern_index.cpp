@@ -111,6 +111,10 @@ std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patter
         if (base != seeds::kNotBase && alphabet.matches_class(strand ? alphabet.complement(byte) : byte, static_cast<std::uint8_t>(c)))
           x.bases_of_class_[c] |= static_cast<std::uint8_t>(1u << base);
       }
+  for (unsigned c = 0; c < 16; ++c) {
+    const std::uint8_t b = x.bases_of_class_[c];
+    x.base_of_code_[c] = (b & (b - 1)) != 0 ? kSeveral : b == 0 ? 0 : static_cast<std::uint8_t>(__builtin_ctz(b));
+  }
   x.k_ = options.k;
   x.rc_ = strands == 2;
   x.scheme_ = scheme_of(patterns, options.k, strands, pieces);
@@ -172,16 +176,25 @@ bool PatternIndex::add_pieces(const PatternSet& patterns, const std::array<std::
       }
     }
   };
-  // offsets_[key] counts its entries, then (summed) is where they end, then (each placed
-  // one before it) where they start.
-  offsets_.assign((std::size_t{1} << (2 * q_)) + 1, 0);
-  for_each_seed([&](std::uint32_t key, Entry) { ++offsets_[key]; });
+  // The keys that have entries are marked first, and only they get an offset (at their
+  // rank among the marked): a table of all 4^q keys would be 16 MB at q = 11, most of it
+  // empty for a panel of a few thousand pieces, and first-touched memory.
+  const std::size_t keys = std::size_t{1} << (2 * q_);
+  present_.assign((keys + 63) / 64, 0);
+  for_each_seed([&](std::uint32_t key, Entry) { present_[key >> 6] |= std::uint64_t{1} << (key & 63); });
+  rank_.resize(present_.size());
+  std::uint32_t marked = 0;
+  for (std::size_t w = 0; w < present_.size(); ++w) {
+    rank_[w] = marked;
+    marked += static_cast<std::uint32_t>(__builtin_popcountll(present_[w]));
+  }
+  // offsets_[rank] counts its key's entries, then (summed) is where they end, then (each
+  // placed one before it) where they start.
+  offsets_.assign(std::size_t{marked} + 1, 0);
+  for_each_seed([&](std::uint32_t key, Entry) { ++offsets_[rank_of(key)]; });
   for (std::size_t i = 1; i < offsets_.size(); ++i) offsets_[i] += offsets_[i - 1];
   entries_.resize(offsets_.back());
-  for_each_seed([&](std::uint32_t key, Entry entry) { entries_[--offsets_[key]] = entry; });
-  present_.assign((offsets_.size() - 1 + 63) / 64, 0);
-  for (std::size_t key = 0; key + 1 < offsets_.size(); ++key)
-    if (offsets_[key] != offsets_[key + 1]) present_[key >> 6] |= std::uint64_t{1} << (key & 63);
+  for_each_seed([&](std::uint32_t key, Entry entry) { entries_[--offsets_[rank_of(key)]] = entry; });
   return true;
 }
 
@@ -194,12 +207,48 @@ bool PatternIndex::pays(double found, std::size_t scans) {
   return kLookup + found * kPerPiece < static_cast<double>(scans);
 }
 
-bool PatternIndex::seeds_of(const std::uint8_t* codes, std::size_t n, std::vector<Seed>& seeds) const {
+bool PatternIndex::seeds_of(const std::uint8_t* codes, std::size_t n, UninitializedVector<Seed>& seeds) const {
+  const std::uint32_t mask = (std::uint32_t{1} << (2 * q_)) - 1;
+  // Most texts have no code that matches several bases: their seeds are one rolling key a
+  // position, kept without a branch (a panel's keys are present at a rate a branch would
+  // mispredict), and the few texts with such a code take the general loop.
+  seeds.resize(std::max(seeds.size(), n + 5));
+  Seed* out = seeds.data();
+  std::uint32_t key = 0;
+  std::uint8_t several = 0;
+  std::size_t i = 0;
+  for (; i < n && i + 1 < q_; ++i) {
+    const std::uint8_t b = base_of_code_[codes[i]];
+    several |= b;
+    key = key << 2 | (b & 3u);
+  }
+  for (; i < n; ++i) {
+    const std::uint8_t b = base_of_code_[codes[i]];
+    several |= b;
+    key = (key << 2 | (b & 3u)) & mask;
+    *out = {key, static_cast<std::uint32_t>(i + 1 - q_), 0};
+    out += present_[key >> 6] >> (key & 63) & 1;
+  }
+  if ((several & kSeveral) != 0) return seeds_of_any(codes, n, seeds);
+  // With pieces that may lose a base, a piece of exactly q bases may be the text's last
+  // q - 1: one more position past the end, matching every base, finds it.
+  if (scheme_.edits != 0 && n + 1 >= q_) {
+    key = key << 2 & mask;
+    for (std::uint32_t x = 0; x < 4; ++x) {
+      *out = {key | x, static_cast<std::uint32_t>(n + 1 - q_), 0};
+      out += present_[(key | x) >> 6] >> ((key | x) & 63) & 1;
+    }
+  }
+  seeds.resize(static_cast<std::size_t>(out - seeds.data()));
+  return true;
+}
+
+bool PatternIndex::seeds_of_any(const std::uint8_t* codes, std::size_t n, UninitializedVector<Seed>& seeds) const {
+  seeds.clear();
   const std::uint32_t mask = (std::uint32_t{1} << (2 * q_)) - 1;
   auto add = [&](std::uint32_t key, std::uint32_t f) {
     if ((present_[key >> 6] >> (key & 63) & 1) == 0) return;
-    __builtin_prefetch(&offsets_[key]);
-    seeds.push_back({key, f});
+    seeds.push_back({key, f, 0});
   };
   // With pieces that may lose a base, a piece of exactly q bases may be the text's last
   // q - 1: one more position past the end, matching every base, finds it.
@@ -240,8 +289,11 @@ bool PatternIndex::candidates(const std::uint8_t* codes, std::size_t n, Scratch&
   // In passes, each prefetching what the next reads: the tables are large and a record's
   // look-ups land anywhere in them, so their cache misses must overlap.
   out.clear();
-  s.seeds.clear();
   if (!seeds_of(codes, n, s.seeds)) return false;
+  for (Seed& seed : s.seeds) {
+    seed.key = rank_of(seed.key);
+    __builtin_prefetch(&offsets_[seed.key]);
+  }
   for (Seed& seed : s.seeds) {
     const std::uint32_t first = offsets_[seed.key], last = offsets_[seed.key + 1];
     seed.key = first;  // (now where its entries start)

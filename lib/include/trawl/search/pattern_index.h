@@ -19,6 +19,7 @@
 
 #include "trawl/core/pattern_set.h"
 #include "trawl/core/search_options.h"
+#include "trawl/core/uninitialized_vector.h"
 #include "trawl/search/seed_filter.h"
 
 namespace trawl {
@@ -50,13 +51,14 @@ class PatternIndex {
     bool rc = false;
     StrandRange range;
   };
-  // A seed found in a text: its key (then where its entries start), its start, its entries.
+  // A seed found in a text: its key (then its rank, then where its entries start), its
+  // start, its entries.
   struct Seed {
-    std::uint32_t key = 0, at = 0, count = 0;
+    std::uint32_t key, at, count;
   };
   // Per thread: a text's seeds, and its pieces found as (scan << 32 | diagonal + 2^31).
   struct Scratch {
-    std::vector<Seed> seeds;
+    UninitializedVector<Seed> seeds;  // (written ahead of its size: no clearing)
     std::vector<std::uint64_t> found;
     // The text in two bits a base (kPad words before and after it), and where a code
     // matches several bases or none (both bits set): for plausible().
@@ -74,7 +76,7 @@ class PatternIndex {
   unsigned piece_edits() const { return scheme_.edits; }
   unsigned seed_length() const { return q_; }
   std::size_t bytes() const {
-    return offsets_.size() * sizeof(std::uint32_t) + entries_.size() * sizeof(Entry) +
+    return (offsets_.size() + rank_.size()) * sizeof(std::uint32_t) + entries_.size() * sizeof(Entry) +
            present_.size() * sizeof(std::uint64_t) + profiles_.size() * sizeof(ScanProfile);
   }
   // For the log (-v): seed length, pieces, memory.
@@ -111,9 +113,12 @@ class PatternIndex {
   // Fills the table with every pattern's pieces' seeds. False: a pattern position is not
   // exactly one base.
   bool add_pieces(const PatternSet& patterns, const std::array<std::uint8_t, 256>& base_of_byte);
-  // The seeds of a text that have entries (prefetching their offsets). False where the
-  // index cannot tell.
-  bool seeds_of(const std::uint8_t* codes, std::size_t n, std::vector<Seed>& seeds) const;
+  // The seeds of a text that have entries, in text order (replacing what `seeds` held). False
+  // where the index cannot tell.
+  bool seeds_of(const std::uint8_t* codes, std::size_t n, UninitializedVector<Seed>& seeds) const;
+  // The same for a text with codes that match several bases, each such code read as each of
+  // them in turn.
+  bool seeds_of_any(const std::uint8_t* codes, std::size_t n, UninitializedVector<Seed>& seeds) const;
   // Whether an occurrence of the scan's pattern (as the forward text reads it) could have
   // its positions on forward diagonals [lo, hi] (text position minus pattern position), as
   // one found at diagonals [lo + k, hi - k] must: at most k positions match the text on none
@@ -137,13 +142,22 @@ class PatternIndex {
   static constexpr int kMaxAmbiguous = 2;
 
   std::array<std::uint8_t, 16> bases_of_class_{};  // [text class]: bit b, base b ("ACGT") matches
+  // [text class]: the one base it matches (0 where none), or kSeveral.
+  static constexpr std::uint8_t kSeveral = 0x80;
+  std::array<std::uint8_t, 16> base_of_code_{};
   Scheme scheme_;
   bool screen_ = false;  // plausible() before occurs()
   unsigned q_ = 0;
   std::int32_t k_ = 0;
   bool rc_ = false;
   std::vector<std::uint8_t> length_;     // per pattern
-  std::vector<std::uint32_t> offsets_;   // [seed]: its entries are entries_[offsets_[seed], offsets_[seed + 1])
+  // Where a present key's entries are: offsets_[rank_of(key)] to offsets_[rank_of(key) + 1].
+  std::uint32_t rank_of(std::uint32_t key) const {
+    return rank_[key >> 6] +
+           static_cast<std::uint32_t>(__builtin_popcountll(present_[key >> 6] & ((std::uint64_t{1} << (key & 63)) - 1)));
+  }
+  std::vector<std::uint32_t> offsets_;   // [rank of a present key], and one past the last
+  std::vector<std::uint32_t> rank_;      // [word of present_]: the present keys before it
   std::vector<Entry> entries_;
   std::vector<std::uint64_t> present_;   // bit [seed]: it has entries (a small table, read first)
   std::vector<ScanProfile> profiles_;    // [scan]
