@@ -7,7 +7,8 @@
 # Each round runs every binary once with ARGS, stdout to a file; the guard: every run's
 # stdout (and the file given by --out, if any) must have the same checksum as the first
 # run's, else the script exits 1 after the table. Printed per binary: median and minimum of
-# wall, user and system seconds (GNU time), and the ratio of medians to the first binary's.
+# wall, user and system seconds (run_timed where built, else GNU time), and the ratio of
+# medians to the first binary's.
 #
 # Usage: scripts/bench_ab.sh [--reps N] [--csv FILE] [--out FILE] BIN... -- ARGS...
 #   --reps  rounds (default 9)
@@ -36,7 +37,14 @@ done
 [[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "bench_ab: --reps must be a positive integer" >&2; exit 2; }
 ((${#bins[@]} >= 1 && $# >= 1)) || { echo "bench_ab: give BIN... -- ARGS... (see --help)" >&2; exit 2; }
 for b in "${bins[@]}"; do [[ -x $b ]] || { echo "bench_ab: $b is not executable" >&2; exit 2; }; done
-command -v /usr/bin/time > /dev/null || { echo "bench_ab: GNU time (/usr/bin/time) not found" >&2; exit 1; }
+# run_timed (scripts/bench/run_timed.cpp, built by scripts/setup.sh) times to the microsecond;
+# GNU time's 10 ms steps are too coarse for runs of a tenth of a second.
+root=$(cd "$(dirname "$0")/.." && pwd)
+RUN_TIMED=${RUN_TIMED:-$root/build/release/run_timed}
+if [[ ! -x $RUN_TIMED ]]; then
+  RUN_TIMED=""
+  command -v /usr/bin/time > /dev/null || { echo "bench_ab: neither run_timed nor GNU time (/usr/bin/time) found" >&2; exit 1; }
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -46,8 +54,13 @@ first_sum=""
 for ((r = 1; r <= reps; r++)); do
   for i in "${!bins[@]}"; do
     b=${bins[$i]}
-    /usr/bin/time -o "$work/t" -f "%e %U %S" "$b" "$@" > "$work/stdout" 2> "$work/stderr" ||
-      { echo "bench_ab: $b failed:" >&2; tail -5 "$work/stderr" >&2; exit 1; }
+    if [[ -n $RUN_TIMED ]]; then
+      "$RUN_TIMED" "$work/t" "$work/stdout" "$b" "$@" && cp "$work/t.stderr" "$work/stderr" ||
+        { echo "bench_ab: $b failed:" >&2; tail -5 "$work/t.stderr" >&2; exit 1; }
+    else
+      /usr/bin/time -o "$work/t" -f "%e %U %S" "$b" "$@" > "$work/stdout" 2> "$work/stderr" ||
+        { echo "bench_ab: $b failed:" >&2; tail -5 "$work/stderr" >&2; exit 1; }
+    fi
     sum=$(cat "$work/stdout" ${out:+"$out"} | md5sum)
     [[ -z $first_sum ]] && first_sum=$sum
     [[ $sum == "$first_sum" ]] || { echo "bench_ab: BAD: $b, round $r: output differs from the first run's" >&2; bad=1; }
@@ -64,7 +77,7 @@ for i in "${!bins[@]}"; do
 import statistics, sys
 rows = [list(map(float, l.split())) for l in sys.stdin if l.strip()]
 cols = list(zip(*rows))
-print(" ".join("%.3f %.3f" % (statistics.median(c), min(c)) for c in cols))')
+print(" ".join("%.4f %.4f" % (statistics.median(c), min(c)) for c in cols))')
   [[ -z $base ]] && base=$wm
   ratio=$(awk -v a="$wm" -v b="$base" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')
   printf '%-40s %9s %9s %9s %9s %9s %9s %7s\n' "${bins[$i]}" "$wm" "$wn" "$um" "$un" "$sm" "$sn" "$ratio"
