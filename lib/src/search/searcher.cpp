@@ -223,6 +223,7 @@ StrandCounts Searcher::count_hits(std::uint32_t pi) {
   }
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
+    if (prescanned_without_ends(pi, strand)) continue;  // (most of a panel's pairs)
     const StrandProfile prof = profile_for(pi, strand);
     strand_candidates(pi, prof, strand, /*stop_at_first=*/false);
     std::uint32_t count = 0;
@@ -252,6 +253,7 @@ bool Searcher::has_hit(std::uint32_t pi) {
   }
   for (Strand strand : {Strand::fwd, Strand::rc}) {
     if (strand == Strand::rc && !options_.searches_rc()) break;
+    if (prescanned_without_ends(pi, strand)) continue;
     const StrandProfile prof = profile_for(pi, strand);
     // Without the N filter every run of ends with cost <= k holds a local minimum
     // (docs/semantics.md §10), so the first owned end decides.
@@ -506,12 +508,8 @@ void Searcher::collect_overhang_ends(EndCollector& ends, std::uint32_t m, std::u
 
 void Searcher::search_strand(std::uint32_t pi, Strand strand, std::uint64_t text_idx,
                              HitList& out) {
-  if (pre_current_ && !options_.overhang) {
-    // A prescanned strand whose scan found no end has no hit (the usual case in a pattern
-    // panel): nothing to set up. (With k >= m every end position has cost <= k, so no end
-    // means an empty text, which has no end positions at all without overhang.)
-    if (!lanes_.group().job_has_ends(lanes_.group().job_of(*pre_current_, pi, strand))) return;
-  }
+  // (The usual case in a pattern panel.)
+  if (prescanned_without_ends(pi, strand)) return;
   const StrandProfile prof = profile_for(pi, strand);
   strand_candidates(pi, prof, strand, /*stop_at_first=*/false);
   if (options_.selection != Selection::best) {

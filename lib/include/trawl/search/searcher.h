@@ -96,6 +96,10 @@ class Searcher {
   bool selected_has_no_ends() const;
   // Whether the prescanned record's jobs lie together and every end they found is kept.
   bool prescanned_ends_kept() const;
+  // Whether strand `strand` of pattern `pi` in the prescanned record is known to have no
+  // hit: its job was ruled out or found no end (no overhang: then every end is the
+  // kernel's). Nothing need be set up for it.
+  bool prescanned_without_ends(std::uint32_t pi, Strand strand) const;
   LaneContext lane_context() const { return {patterns_, options_, kernel_, class_of_}; }
   // The rows of record text_idx (selected or set) for its patterns [first, last).
   void answer_record(std::uint64_t text_idx, std::uint32_t first, std::uint32_t last,
@@ -227,6 +231,14 @@ inline bool Searcher::prescanned_ends_kept() const {
   const LaneGroup& group = lanes_.group();
   return pre_current_ && pre_current_->first_job != LaneGroup::kNoJobs && !group.counted &&
          group.strands == strands && !options_.overhang;
+}
+
+inline bool Searcher::prescanned_without_ends(std::uint32_t pi, Strand strand) const {
+  // (With k >= m every end position has cost <= k, so no end means an empty text, which has
+  // no end positions at all without overhang.)
+  if (!pre_current_ || options_.overhang) return false;
+  const LaneGroup& group = lanes_.group();
+  return !group.job_has_ends(group.job_of(*pre_current_, pi, strand));
 }
 
 inline bool Searcher::selected_has_no_ends() const {
