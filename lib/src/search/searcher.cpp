@@ -120,6 +120,7 @@ void Searcher::answer_record(std::uint64_t text_idx, std::uint32_t first, std::u
       });
       break;
     case Command::count:
+      if (!shape.zeros && selected_has_no_ends()) break;
       for_each_pattern(first, last, shape.zeros, [&](std::uint32_t pi) {
         const std::uint32_t c = reported_count(count_hits(pi), best);
         if (c > 0 || shape.zeros) out.pair_counts.push_back({text_idx, pi, c});
@@ -134,7 +135,8 @@ void Searcher::answer_record(std::uint64_t text_idx, std::uint32_t first, std::u
         });
       } else {
         bool any = false;
-        for_each_pattern(first, last, false, [&](std::uint32_t pi) { return !(any = has_hit(pi)); });
+        if (!selected_has_no_ends())
+          for_each_pattern(first, last, false, [&](std::uint32_t pi) { return !(any = has_hit(pi)); });
         out.contains.push_back(any ? 1 : 0);
       }
       break;
