@@ -212,7 +212,7 @@ bool PatternIndex::seeds_of(const std::uint8_t* codes, std::size_t n, Uninitiali
   // Most texts have no code that matches several bases: their seeds are one rolling key a
   // position, kept without a branch (a panel's keys are present at a rate a branch would
   // mispredict), and the few texts with such a code take the general loop.
-  seeds.resize(std::max(seeds.size(), n + 5));
+  seeds.resize(std::max(seeds.size(), n + 5));  // (a seed a position, four past the end)
   Seed* out = seeds.data();
   std::uint32_t key = 0;
   std::uint8_t several = 0;
