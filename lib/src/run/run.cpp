@@ -270,8 +270,10 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   const KernelFns& kernel = choose_kernel(options.kernel);
   // Built once, shared by every thread (--paired searches one pattern per record anyway).
   const std::shared_ptr<const PatternIndex> index =
-      options.index != "never" && !options.paired ? PatternIndex::build(patterns, search, options.index == "always")
-                                                  : nullptr;
+      options.index != "never" && !options.paired
+          ? PatternIndex::build(patterns, search, options.index == "always", PatternIndex::Pieces::automatic,
+                                !first_end_decides(options.shape.command, search))
+          : nullptr;
   RunStart start;
   start.patterns = patterns.size();
   start.k = search.k;

@@ -87,7 +87,7 @@ PatternIndex::Scheme PatternIndex::scheme_of(const PatternSet& patterns, int k, 
 }
 
 std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patterns, const SearchOptions& options,
-                                                        bool force, Pieces pieces) {
+                                                        bool force, Pieces pieces, bool lanes_filter) {
   const std::size_t npat = patterns.size();
   if (npat == 0 || npat >= (std::size_t{1} << (31 - kAtBits)) || options.overhang || options.k < 0 ||
       patterns.max_length() > 64)
@@ -122,7 +122,8 @@ std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patter
   // Without force, a panel the pigeonhole filter of the lanes covers, or one whose seeds
   // are so unselective that checking the pieces found costs about what scanning every
   // pair does, is not indexed.
-  if (!force && (npat * strands <= SeedFilter::kMaxScans || !pays(x.scheme_.found, npat * strands))) return nullptr;
+  if (!force && ((lanes_filter && npat * strands <= SeedFilter::kMaxScans) || !pays(x.scheme_.found, npat * strands)))
+    return nullptr;
   x.q_ = x.scheme_.q;
   // A random text base matches a pattern position on one of 2k + 1 diagonals with
   // probability 1 - (3/4)^(2k + 1): the screen rules out most chance seeds only where the

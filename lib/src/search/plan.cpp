@@ -15,6 +15,10 @@ const char* strategy_name(Strategy s) {
   return "?";
 }
 
+bool first_end_decides(Command command, const SearchOptions& options) {
+  return command == Command::contains && !options.n_filter_on();
+}
+
 std::string SearchPlan::describe() const {
   std::string line = std::string("search plan: ") + strategy_name(strategy);
   if (!index.empty()) line += " (" + index + ")";

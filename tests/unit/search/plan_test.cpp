@@ -217,6 +217,11 @@ TEST_CASE("plan: contains without the N filter lets the first end decide, and th
   const SearchPlan r = plan_of(panel, opt, mode_of(Command::contains, true));
   CHECK(r.strategy == Strategy::paired);
   CHECK(r.first_end_decides);
+  // The rule the run applies before any searcher (whether the lanes would filter a panel).
+  CHECK(first_end_decides(Command::contains, opt));
+  CHECK_FALSE(first_end_decides(Command::contains, iupac));
+  CHECK_FALSE(first_end_decides(Command::count, opt));
+  CHECK_FALSE(first_end_decides(Command::hits, opt));
 }
 
 TEST_CASE("plan: count counts ends as scanned only without the N filter and overhang") {

@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <string>
 
+#include "trawl/core/results.h"
+#include "trawl/core/search_options.h"
+
 namespace trawl {
 
 // How short records are grouped into the kernel's job lanes (a lane is one (record,
@@ -39,5 +42,9 @@ struct SearchPlan {
 };
 
 const char* strategy_name(Strategy s);
+
+// SearchPlan::first_end_decides for a run of `command` with `options`: contains without the
+// N filter.
+bool first_end_decides(Command command, const SearchOptions& options);
 
 }  // namespace trawl
