@@ -272,7 +272,7 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   const std::shared_ptr<const PatternIndex> index =
       options.index != "never" && !options.paired
           ? PatternIndex::build(patterns, search, options.index == "always", PatternIndex::Pieces::automatic,
-                                !first_end_decides(options.shape.command, search))
+                                index_small_panels(options.shape.command, search))
           : nullptr;
   RunStart start;
   start.patterns = patterns.size();

@@ -36,7 +36,7 @@ Searcher::Searcher(const PatternSet& patterns, const SearchOptions& options,
 void Searcher::choose_plan() {
   const Command command = mode_.shape.command;
   plan_.first_end_decides = first_end_decides(command, options_);
-  plan_.counted = command == Command::count && !options_.n_filter_on() && !options_.overhang;
+  plan_.counted = counts_as_scanned(command, options_);
   // (The seed filter and the screen exclude each other, see make_screens; contains whose
   // first end decides takes forward strands whole first, which neither knows.)
   if (mode_.record_by_record) plan_.strategy = Strategy::record_by_record;

@@ -217,11 +217,18 @@ TEST_CASE("plan: contains without the N filter lets the first end decide, and th
   const SearchPlan r = plan_of(panel, opt, mode_of(Command::contains, true));
   CHECK(r.strategy == Strategy::paired);
   CHECK(r.first_end_decides);
-  // The rule the run applies before any searcher (whether the lanes would filter a panel).
+  // The rules as the run applies them before any searcher (for the pattern index).
   CHECK(first_end_decides(Command::contains, opt));
   CHECK_FALSE(first_end_decides(Command::contains, iupac));
   CHECK_FALSE(first_end_decides(Command::count, opt));
   CHECK_FALSE(first_end_decides(Command::hits, opt));
+  CHECK(counts_as_scanned(Command::count, opt));
+  CHECK_FALSE(counts_as_scanned(Command::count, iupac));
+  CHECK(index_small_panels(Command::contains, opt));
+  CHECK(index_small_panels(Command::count, opt));
+  CHECK_FALSE(index_small_panels(Command::hits, opt));
+  CHECK_FALSE(index_small_panels(Command::count, iupac));
+  CHECK_FALSE(index_small_panels(Command::contains, iupac));
 }
 
 TEST_CASE("plan: count counts ends as scanned only without the N filter and overhang") {

@@ -39,13 +39,13 @@ class PatternIndex {
   // Null where the index cannot answer exactly (alphabets other than dna and iupac,
   // overhang, patterns longer than 64 or with a position that is not exactly one of A, C,
   // G, T, pieces shorter than kMinSeed) or, unless `force`, where it would not pay: panels
-  // of at most SeedFilter::kMaxScans scans where `lanes_filter` (the job lanes thin such a
-  // panel with the seed filter, which they do unless the first end decides, plan.h), or
-  // panels whose seeds are so unselective that the candidates' scans would cost about what
+  // of at most SeedFilter::kMaxScans scans unless `small_panels` (the plan's
+  // index_small_panels: otherwise the seed-filtered lanes search them faster), or panels
+  // whose seeds are so unselective that the candidates' scans would cost about what
   // scanning every pair does (pays()).
   static std::shared_ptr<const PatternIndex> build(const PatternSet& patterns, const SearchOptions& options,
                                                    bool force = false, Pieces pieces = Pieces::automatic,
-                                                   bool lanes_filter = true);
+                                                   bool small_panels = false);
 
   // One (pattern, strand) that may have an end with cost <= k in a text: its strand's codes
   // [range.begin, range.end) hold every such end (StrandRange).
