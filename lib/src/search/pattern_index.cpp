@@ -228,7 +228,7 @@ bool PatternIndex::seeds_of(const std::uint8_t* codes, std::size_t n, Uninitiali
     several |= b;
     key = (key << 2 | (b & 3u)) & mask;
     *out = {key, static_cast<std::uint32_t>(i + 1 - q_), 0};
-    out += present_[key >> 6] >> (key & 63) & 1;
+    out += has_entries(key);
   }
   if ((several & kSeveral) != 0) return seeds_of_any(codes, n, seeds);
   // With pieces that may lose a base, a piece of exactly q bases may be the text's last
@@ -237,7 +237,7 @@ bool PatternIndex::seeds_of(const std::uint8_t* codes, std::size_t n, Uninitiali
     key = key << 2 & mask;
     for (std::uint32_t x = 0; x < 4; ++x) {
       *out = {key | x, static_cast<std::uint32_t>(n + 1 - q_), 0};
-      out += present_[(key | x) >> 6] >> ((key | x) & 63) & 1;
+      out += has_entries(key | x);
     }
   }
   seeds.resize(static_cast<std::size_t>(out - seeds.data()));
@@ -248,7 +248,7 @@ bool PatternIndex::seeds_of_any(const std::uint8_t* codes, std::size_t n, Uninit
   seeds.clear();
   const std::uint32_t mask = (std::uint32_t{1} << (2 * q_)) - 1;
   auto add = [&](std::uint32_t key, std::uint32_t f) {
-    if ((present_[key >> 6] >> (key & 63) & 1) == 0) return;
+    if (!has_entries(key)) return;
     seeds.push_back({key, f, 0});
   };
   // With pieces that may lose a base, a piece of exactly q bases may be the text's last

@@ -154,6 +154,10 @@ class PatternIndex {
   std::int32_t k_ = 0;
   bool rc_ = false;
   std::vector<std::uint8_t> length_;     // per pattern
+  // 1 where seed `key` has entries, else 0.
+  std::uint32_t has_entries(std::uint32_t key) const {
+    return static_cast<std::uint32_t>(present_[key >> 6] >> (key & 63) & 1);
+  }
   // Where a present key's entries are: offsets_[rank_of(key)] to offsets_[rank_of(key) + 1].
   std::uint32_t rank_of(std::uint32_t key) const {
     return rank_[key >> 6] +
