@@ -7,7 +7,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <algorithm>
+#include <charconv>
 #include <cstring>
+#include <string_view>
 
 #include "trawl/core/errors.h"
 
@@ -19,6 +21,23 @@ constexpr std::size_t kBufferSize = 1 << 20;
 // Writes at least this large skip the buffer: copying a batch's formatted rows (hundreds of
 // KiB in dense outputs) cost more than the extra write call.
 constexpr std::size_t kDirectWrite = kBufferSize / 8;
+
+// The descriptor of this process that a path names (/dev/stdout, /dev/stderr, /dev/fd/N,
+// /proc/self/fd/N), or -1. Such a path resolves to whatever the descriptor is open on, a
+// regular file too (`-o /dev/stdout > out.tsv`), where a temporary file renamed over it
+// would replace the link in /dev itself.
+int own_descriptor(const std::string& path) {
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) continue;
+    int fd = 0;
+    const char* end = path.data() + path.size();
+    const auto [ptr, ec] = std::from_chars(path.data() + prefix.size(), end, fd);
+    return ec == std::errc() && ptr == end ? fd : -1;
+  }
+  return -1;
+}
 }
 
 OutputFile::OutputFile(const std::string& path) : path_(path) {
@@ -27,8 +46,17 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
     fd_ = 1;
     return;
   }
-  // A device, FIFO or other non-regular file (/dev/null, /dev/stdout, a named pipe) is
-  // written in place: renaming a temporary file over it would replace the device.
+  // One of the process's own descriptors is written through a copy of it, in place (as the
+  // shell opened it: appending where it appends).
+  if (const int own = own_descriptor(path); own >= 0) {
+    fd_ = ::fcntl(own, F_DUPFD_CLOEXEC, 3);
+    if (fd_ < 0) throw OutputError(path + ": cannot open output: " + std::strerror(errno));
+    committed_ = true;  // nothing to rename
+    direct_ = true;
+    return;
+  }
+  // A device, FIFO or other non-regular file (/dev/null, a named pipe) is written in place:
+  // renaming a temporary file over it would replace the device.
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     if (S_ISDIR(st.st_mode)) throw OutputError(path + ": cannot write output: is a directory");
