@@ -183,7 +183,8 @@ const KernelFns& avx2_kernel() {
   // contains wants the first end, which an early-exiting scalar scan finds soonest.
   static const KernelFns fns{"avx2", &scan_avx2, scalar_kernel().scan_first, &scan_jobs_avx2,
                              scalar_kernel().encode, scalar_kernel().build_peq,
-                             scalar_kernel().seed_lookup, &seed_spans_avx2, nullptr};
+                             scalar_kernel().seed_lookup, &seed_spans_avx2,
+                             scalar_kernel().seed_keys, nullptr};
   return fns;
 }
 

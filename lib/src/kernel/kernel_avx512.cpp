@@ -706,6 +706,81 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool seed_spans_vbmi(cons
   return _mm512_test_epi8_mask(seen, _mm512_set1_epi8(kAmbiguousBase)) == 0;
 }
 
+// PatternIndex's look-up, 64 positions a block. Each position's key is built by doubling, as
+// in seed_spans_vbmi but with the first base on top: pairs and fours of bases in bytes, then
+// eights and sixteens in dwords (16 positions a register, shifted by whole dwords across
+// registers); the key is the top 2q bits of the sixteen. Its bit in `present` comes from a
+// gather of the bitmap's 32-bit words (four per block; a scalar load a position took as long
+// as the rest of the block). Present keys are rare, so a block's keys are stored only when
+// one of its positions has one. Needs AVX512-VBMI and BW (the dispatch below checks).
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::size_t seed_keys_vbmi(const SeedKeyQuery& query,
+                                                                                  const std::uint8_t* codes,
+                                                                                  std::size_t n, std::uint32_t* keys,
+                                                                                  std::uint32_t* at) {
+  const __m512i base_of = _mm512_maskz_broadcast_i32x4(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(query.base_of_class)));
+  const std::uint32_t q = query.q;
+  if (n < q) {
+    const __m512i bases = n > 0 ? span_bases(base_of, codes, n, 0) : _mm512_setzero_si512();
+    return _mm512_test_epi8_mask(bases, _mm512_set1_epi8(kAmbiguousBase)) == 0 ? 0 : kSeedKeysAmbiguous;
+  }
+  static constexpr auto kShiftBy = [] {
+    std::array<std::array<std::uint8_t, 64>, 2> by{};
+    for (unsigned i = 0; i < 64; ++i) {
+      by[0][i] = static_cast<std::uint8_t>(i + 1);
+      by[1][i] = static_cast<std::uint8_t>(i + 2);
+    }
+    return by;
+  }();
+  const __m512i by1 = _mm512_loadu_si512(kShiftBy[0].data()), by2 = _mm512_loadu_si512(kShiftBy[1].data());
+  const __m512i one = _mm512_set1_epi32(1), low5 = _mm512_set1_epi32(31);
+  const auto* words = reinterpret_cast<const int*>(query.present);
+  const std::size_t starts = n - q + 1;  // positions 0 .. n - q
+  std::size_t found = 0;
+  __m512i bases = span_bases(base_of, codes, n, 0);
+  __m512i seen = bases;
+  for (std::size_t i = 0; i < starts; i += 64) {
+    const __m512i next = span_bases(base_of, codes, n, i + 64);
+    seen = _mm512_or_si512(seen, next);
+    // Bases < 4 (else the answer is "ambiguous" anyway): pairs and fours stay in their byte.
+    // Of the next block only its first 12 fours are needed: in-lane byte shifts do.
+    const __m512i pairs = _mm512_or_si512(_mm512_slli_epi16(bases, 2), _mm512_permutex2var_epi8(bases, by1, next));
+    const __m512i next_pairs = _mm512_or_si512(_mm512_slli_epi16(next, 2), _mm512_bsrli_epi128(next, 1));
+    const __m512i fours = _mm512_or_si512(_mm512_slli_epi16(pairs, 4), _mm512_permutex2var_epi8(pairs, by2, next_pairs));
+    const __m512i next_fours =
+        _mm512_or_si512(_mm512_slli_epi16(next_pairs, 4), _mm512_bsrli_epi128(next_pairs, 2));
+    __m512i d[5];
+    d[0] = _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(fours, 0));
+    d[1] = _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(fours, 1));
+    d[2] = _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(fours, 2));
+    d[3] = _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(fours, 3));
+    d[4] = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(next_fours));
+    __m512i eights[5];
+    for (unsigned j = 0; j < 5; ++j)
+      eights[j] = _mm512_or_si512(_mm512_slli_epi32(d[j], 8), _mm512_alignr_epi32(j < 4 ? d[j + 1] : d[j], d[j], 4));
+    const __mmask64 in = starts - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (starts - i)) - 1;
+    __m512i key[4];
+    __mmask64 hit = 0;
+    for (unsigned j = 0; j < 4; ++j) {
+      const __m512i sixteen = _mm512_or_si512(_mm512_slli_epi32(eights[j], 16), _mm512_alignr_epi32(eights[j + 1], eights[j], 8));
+      key[j] = _mm512_srli_epi32(sixteen, 32 - 2 * q);
+      const __m512i word = _mm512_i32gather_epi32(_mm512_srli_epi32(key[j], 5), words, 4);
+      const __m512i bit = _mm512_srlv_epi32(word, _mm512_and_si512(key[j], low5));
+      hit |= __mmask64{_mm512_test_epi32_mask(bit, one)} << (16 * j);
+    }
+    bases = next;
+    hit &= in;
+    if (hit == 0) continue;
+    alignas(64) std::uint32_t block[64];
+    for (unsigned j = 0; j < 4; ++j) _mm512_store_si512(block + 16 * j, key[j]);
+    for (; hit; hit &= hit - 1) {
+      const auto w = static_cast<unsigned>(__builtin_ctzll(hit));
+      keys[found] = block[w];
+      at[found++] = static_cast<std::uint32_t>(i + w);
+    }
+  }
+  return _mm512_test_epi8_mask(seen, _mm512_set1_epi8(kAmbiguousBase)) == 0 ? found : kSeedKeysAmbiguous;
+}
+
 // The screen (ScreenFn): 16-bit lanes, so 32 texts a vector, each text read by two
 // vectors, one per piece, that share its bytes: a block's bytes of 32 texts are transposed
 // once, and a step's 32 bytes widened to words index both pieces' tables (a one-register
@@ -898,6 +973,7 @@ const KernelFns& avx512_kernel() {
                              vbmi ? &build_peq_vbmi : scalar_kernel().build_peq,
                              vbmi ? &seed_lookup_vbmi : scalar_kernel().seed_lookup,
                              vbmi ? &seed_spans_vbmi : avx2_kernel().seed_spans,
+                             vbmi ? &seed_keys_vbmi : scalar_kernel().seed_keys,
                              screen ? &screen_avx512bw : nullptr};
   return fns;
 }

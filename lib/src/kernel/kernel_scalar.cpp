@@ -173,12 +173,32 @@ bool seed_spans_scalar(const SeedSpanQuery& query, const std::uint8_t* codes, st
   return true;
 }
 
+// One rolling key a position, kept without a branch: present keys come at a rate a branch
+// would mispredict.
+std::size_t seed_keys_scalar(const SeedKeyQuery& query, const std::uint8_t* codes, std::size_t n,
+                             std::uint32_t* keys, std::uint32_t* at) {
+  const unsigned q = query.q;
+  const std::uint32_t mask = (std::uint32_t{1} << (2 * q)) - 1;
+  std::uint32_t key = 0;
+  std::uint8_t seen = 0;
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t b = query.base_of_class[codes[i]];
+    seen |= b;
+    key = (key << 2 | (b & 3u)) & mask;
+    keys[found] = key;
+    at[found] = static_cast<std::uint32_t>(i + 1 - q);
+    found += i + 1 >= q && (query.present[key >> 6] >> (key & 63) & 1) != 0;
+  }
+  return (seen & kAmbiguousBase) != 0 ? kSeedKeysAmbiguous : found;
+}
+
 }  // namespace
 
 const KernelFns& scalar_kernel() {
   static const KernelFns fns{"scalar", &scan_scalar<false>, &scan_scalar<true>, &scan_jobs_scalar,
                              &encode_scalar, &build_peq_from_planes, &seed_lookup_scalar,
-                             &seed_spans_scalar, nullptr};
+                             &seed_spans_scalar, &seed_keys_scalar, nullptr};
   return fns;
 }
 

@@ -1,5 +1,7 @@
 // The indexed strategy: a record's jobs are the candidate (pattern, strand) pairs that the
 // run's PatternIndex finds, each over part of its strand.
+#include <algorithm>
+
 #include "lanes.h"
 #include "trawl/search/lane_strategies.h"
 
@@ -22,9 +24,10 @@ std::size_t IndexedRecords::gather(LaneGroup& group, const LaneContext& ctx, std
     const auto offset = static_cast<std::uint32_t>(group.fwd.size());
     group.fwd.resize(offset + n);
     if (rc) group.rev.resize(offset + n);
-    ctx.kernel.encode(ctx.class_of.data(), reinterpret_cast<const std::uint8_t*>(rec.text.data()), n,
-                      group.fwd.data() + offset, rc ? group.rev.data() + offset + n : nullptr);
-    const bool told = index_->candidates(group.fwd.data() + offset, n, scratch_, candidates_);
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(rec.text.data());
+    // (The reverse codes only where a reverse strand is a candidate: most records have none.)
+    ctx.kernel.encode(ctx.class_of.data(), bytes, n, group.fwd.data() + offset, nullptr);
+    const bool told = index_->candidates(group.fwd.data() + offset, n, ctx.kernel.seed_keys, scratch_, candidates_);
     std::uint64_t record_steps = 0;
     for (const PatternIndex::Candidate& c : candidates_) record_steps += c.range.end - c.range.begin + kPartQuantum;
     // The group ends before a record that would take it past its budget (its codes were
@@ -38,6 +41,8 @@ std::size_t IndexedRecords::gather(LaneGroup& group, const LaneContext& ctx, std
       }
       continue;  // the index cannot tell: the ordinary path scans every pair
     }
+    if (rc && std::any_of(candidates_.begin(), candidates_.end(), [](const PatternIndex::Candidate& c) { return c.rc; }))
+      ctx.kernel.encode(ctx.class_of.data(), bytes, n, nullptr, group.rev.data() + offset + n);
     rec.codes_offset = offset;
     rec.first_job = static_cast<std::uint32_t>(group.jobs.size());
     rec.listed = true;

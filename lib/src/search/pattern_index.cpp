@@ -113,7 +113,7 @@ std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patter
       }
   for (unsigned c = 0; c < 16; ++c) {
     const std::uint8_t b = x.bases_of_class_[c];
-    x.base_of_code_[c] = (b & (b - 1)) != 0 ? kSeveral : b == 0 ? 0 : static_cast<std::uint8_t>(__builtin_ctz(b));
+    x.base_of_code_[c] = (b & (b - 1)) != 0 ? kAmbiguousBase : b == 0 ? 0 : static_cast<std::uint8_t>(__builtin_ctz(b));
   }
   x.k_ = options.k;
   x.rc_ = strands == 2;
@@ -208,39 +208,30 @@ bool PatternIndex::pays(double found, std::size_t scans) {
   return kLookup + found * kPerPiece < static_cast<double>(scans);
 }
 
-bool PatternIndex::seeds_of(const std::uint8_t* codes, std::size_t n, UninitializedVector<Seed>& seeds) const {
-  const std::uint32_t mask = (std::uint32_t{1} << (2 * q_)) - 1;
-  // Most texts have no code that matches several bases: their seeds are one rolling key a
-  // position, kept without a branch (a panel's keys are present at a rate a branch would
-  // mispredict), and the few texts with such a code take the general loop.
-  seeds.resize(std::max(seeds.size(), n + 5));  // (a seed a position, four past the end)
-  Seed* out = seeds.data();
-  std::uint32_t key = 0;
-  std::uint8_t several = 0;
-  std::size_t i = 0;
-  for (; i < n && i + 1 < q_; ++i) {
-    const std::uint8_t b = base_of_code_[codes[i]];
-    several |= b;
-    key = key << 2 | (b & 3u);
-  }
-  for (; i < n; ++i) {
-    const std::uint8_t b = base_of_code_[codes[i]];
-    several |= b;
-    key = (key << 2 | (b & 3u)) & mask;
-    *out = {key, static_cast<std::uint32_t>(i + 1 - q_), 0};
-    out += has_entries(key);
-  }
-  if ((several & kSeveral) != 0) return seeds_of_any(codes, n, seeds);
+bool PatternIndex::seeds_of(const std::uint8_t* codes, std::size_t n, SeedKeysFn seed_keys, Scratch& s) const {
+  // Most texts have no code that matches several bases: the kernel finds their seeds that
+  // have entries, and the few texts with such a code take the general loop.
+  s.keys.resize(std::max(s.keys.size(), n));
+  s.at.resize(std::max(s.at.size(), n));
+  const SeedKeyQuery query{base_of_code_.data(), present_.data(), q_};
+  const std::size_t found = seed_keys(query, codes, n, s.keys.data(), s.at.data());
+  if (found == kSeedKeysAmbiguous) return seeds_of_any(codes, n, s.seeds);
+  s.seeds.resize(std::max(s.seeds.size(), found + 4));  // (four past the end, below)
+  Seed* out = s.seeds.data();
+  for (std::size_t i = 0; i < found; ++i) *out++ = {s.keys[i], s.at[i], 0};
   // With pieces that may lose a base, a piece of exactly q bases may be the text's last
   // q - 1: one more position past the end, matching every base, finds it.
   if (scheme_.edits != 0 && n + 1 >= q_) {
+    const std::uint32_t mask = (std::uint32_t{1} << (2 * q_)) - 1;
+    std::uint32_t key = 0;
+    for (std::size_t i = n + 1 - q_; i < n; ++i) key = key << 2 | base_of_code_[codes[i]];
     key = key << 2 & mask;
     for (std::uint32_t x = 0; x < 4; ++x) {
       *out = {key | x, static_cast<std::uint32_t>(n + 1 - q_), 0};
       out += has_entries(key | x);
     }
   }
-  seeds.resize(static_cast<std::size_t>(out - seeds.data()));
+  s.seeds.resize(static_cast<std::size_t>(out - s.seeds.data()));
   return true;
 }
 
@@ -285,12 +276,12 @@ bool PatternIndex::seeds_of_any(const std::uint8_t* codes, std::size_t n, Uninit
   return true;
 }
 
-bool PatternIndex::candidates(const std::uint8_t* codes, std::size_t n, Scratch& s,
+bool PatternIndex::candidates(const std::uint8_t* codes, std::size_t n, SeedKeysFn seed_keys, Scratch& s,
                               std::vector<Candidate>& out) const {
   // In passes, each prefetching what the next reads: the tables are large and a record's
   // look-ups land anywhere in them, so their cache misses must overlap.
   out.clear();
-  if (!seeds_of(codes, n, s.seeds)) return false;
+  if (!seeds_of(codes, n, seed_keys, s)) return false;
   for (Seed& seed : s.seeds) {
     seed.key = rank_of(seed.key);
     __builtin_prefetch(&offsets_[seed.key]);

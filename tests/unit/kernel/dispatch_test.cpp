@@ -64,6 +64,7 @@ TEST_CASE("CPU probe: scalar first, then only the kernels this CPU supports, fas
     CHECK((k->build_peq != nullptr));
     CHECK((k->seed_lookup != nullptr));
     CHECK((k->seed_spans != nullptr));
+    CHECK((k->seed_keys != nullptr));
   }
   CHECK(std::set<std::string>(names.begin(), names.end()).size() == names.size());
   CHECK((scalar_kernel().screen == nullptr));  // the scalar kernel never screens

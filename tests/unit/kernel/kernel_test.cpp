@@ -259,3 +259,57 @@ TEST_CASE("screen: whether each text holds an end <= k of either piece, as the s
   }
   MESSAGE("screen cases: " << cases);
 }
+
+TEST_CASE("seed keys: every kernel finds the positions whose q bases have their bit set, as a naive look-up does") {
+  std::mt19937_64 rng(0x5eedc0de);
+  std::size_t checked = 0, ambiguous = 0, found_any = 0;
+  for (const std::uint32_t q : {1u, 3u, 6u, 8u, 9u, 11u, kMaxSeedKeyBases}) {
+    for (const unsigned density : {2u, 40u, 3000u}) {
+      // Bits set at random (1 in `density` keys), and always those of one planted q-mer.
+      std::vector<std::uint64_t> present(std::max<std::size_t>(1, (std::size_t{1} << (2 * q)) / 64));
+      for (std::size_t key = 0; key < (std::size_t{1} << (2 * q)); ++key)
+        if (rng() % density == 0) present[key >> 6] |= std::uint64_t{1} << (key & 63);
+      std::uint8_t base_of_class[16];
+      for (auto& b : base_of_class) b = static_cast<std::uint8_t>(rng() % 5 == 0 ? 0 : rng() % 4);
+      base_of_class[15] = kAmbiguousBase;
+      const SeedKeyQuery query{base_of_class, present.data(), q};
+      for (int t = 0; t < 40; ++t) {
+        const std::size_t n = t < 20 ? static_cast<std::size_t>(t) : rng() % 400;
+        std::vector<std::uint8_t> codes(n);
+        for (auto& c : codes) c = static_cast<std::uint8_t>(rng() % 15);
+        if (n > 0 && rng() % 10 == 0) codes[rng() % n] = 15;
+        // The answer, window by window.
+        std::vector<std::uint32_t> want_keys, want_at;
+        bool is_ambiguous = false;
+        for (const std::uint8_t c : codes) is_ambiguous |= base_of_class[c] == kAmbiguousBase;
+        for (std::size_t p = 0; p + q <= n && !is_ambiguous; ++p) {
+          std::uint32_t key = 0;
+          for (std::size_t j = p; j < p + q; ++j) key = key << 2 | base_of_class[codes[j]];
+          if ((present[key >> 6] >> (key & 63) & 1) == 0) continue;
+          want_keys.push_back(key);
+          want_at.push_back(static_cast<std::uint32_t>(p));
+        }
+        ambiguous += is_ambiguous;
+        found_any += !want_keys.empty();
+        for (const KernelFns* kernel : available_kernels()) {
+          ++checked;
+          std::vector<std::uint32_t> keys(n), at(n);
+          const std::size_t got = kernel->seed_keys(query, codes.data(), n, keys.data(), at.data());
+          INFO(kernel->name << " q=" << q << " n=" << n << " density=" << density);
+          if (is_ambiguous) {
+            CHECK(got == kSeedKeysAmbiguous);
+            continue;
+          }
+          REQUIRE(got == want_keys.size());
+          keys.resize(got);
+          at.resize(got);
+          CHECK(keys == want_keys);
+          CHECK(at == want_at);
+        }
+      }
+    }
+  }
+  MESSAGE("seed keys: " << checked << " look-ups, " << ambiguous << " ambiguous texts, " << found_any << " with keys");
+  CHECK(ambiguous > 0);
+  CHECK(found_any > 0);
+}

@@ -108,6 +108,22 @@ constexpr unsigned seed_base_shift(unsigned j) { return 2 * j; }
 using SeedSpansFn = bool (*)(const SeedSpanQuery& query, const std::uint8_t* codes, std::size_t n,
                              std::uint32_t* first, std::uint32_t* last);
 
+// PatternIndex's look-up (pattern_index.h): the positions p in [0, n - q] of a text of class
+// codes (each < 16) whose q bases (every code read through base_of_class as in SeedTable;
+// the first base in the top bits of the 2q-bit key) have their bit set in `present` (bit
+// key & 63 of word key >> 6), in increasing p: at[i] = p and keys[i] = key for the i-th,
+// with capacity n in both. Returns how many, or kSeedKeysAmbiguous if any of the n codes is
+// ambiguous (kAmbiguousBase). 1 <= q <= kMaxSeedKeyBases; n < 2^32.
+struct SeedKeyQuery {
+  const std::uint8_t* base_of_class;  // 16 entries
+  const std::uint64_t* present;       // 4^q bits
+  std::uint32_t q;
+};
+constexpr std::uint32_t kMaxSeedKeyBases = 12;
+constexpr std::size_t kSeedKeysAmbiguous = ~std::size_t{0};
+using SeedKeysFn = std::size_t (*)(const SeedKeyQuery& query, const std::uint8_t* codes, std::size_t n,
+                                   std::uint32_t* keys, std::uint32_t* at);
+
 // The screen (ScreenedRecords, a few patterns over many short texts): whether each text
 // holds an end with cost <= k of either of two *pieces* (patterns of kScreenPiece
 // characters), both read on the text forward. A piece of a pattern has an end <= k wherever the pattern
@@ -143,6 +159,7 @@ struct KernelFns {
   BuildPeqFn build_peq;
   SeedLookupFn seed_lookup;
   SeedSpansFn seed_spans;
+  SeedKeysFn seed_keys;
   // Null where screening would not pay over scan_jobs on the whole patterns (the scalar and
   // AVX2 kernels, and AVX-512 without BW and BITALG): the searcher then does not screen.
   ScreenFn screen;

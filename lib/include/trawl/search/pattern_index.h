@@ -29,6 +29,7 @@ class PatternIndex {
   // Seeds are the first q bases of each piece, q = the shortest piece, at most kMaxSeed (a
   // table of 4^q + 1 offsets) and at least kMinSeed (shorter ones pass nearly every text).
   static constexpr unsigned kMaxSeed = 11;
+  static_assert(kMaxSeed <= kMaxSeedKeyBases);
   static constexpr unsigned kMinSeed = 6;
   // At most this many table entries (4 bytes each): the index stays under 100 MB.
   static constexpr double kMaxSeeds = 16e6;
@@ -62,6 +63,7 @@ class PatternIndex {
   // Per thread: a text's seeds, and its pieces found as (scan << 32 | diagonal + 2^31).
   struct Scratch {
     UninitializedVector<Seed> seeds;  // (written ahead of its size: no clearing)
+    UninitializedVector<std::uint32_t> keys, at;  // a kernel's look-up (SeedKeysFn)
     std::vector<std::uint64_t> found;
     // The text in two bits a base (kPad words before and after it), and where a code
     // matches several bases or none (both bits set): for plausible().
@@ -69,8 +71,10 @@ class PatternIndex {
   };
   // The candidates of a text of n class codes in forward order, by pattern, forward strand
   // first. False where the index cannot tell (more than two codes that match several bases,
-  // such as N in iupac, within one seed): every pair must be scanned.
-  bool candidates(const std::uint8_t* codes, std::size_t n, Scratch& scratch, std::vector<Candidate>& out) const;
+  // such as N in iupac, within one seed): every pair must be scanned. The seeds are looked up
+  // by `seed_keys` (a kernel's KernelFns::seed_keys: each gives the same answer).
+  bool candidates(const std::uint8_t* codes, std::size_t n, SeedKeysFn seed_keys, Scratch& scratch,
+                  std::vector<Candidate>& out) const;
 
   // Table entries: a seed of a piece each.
   std::size_t seeds() const { return entries_.size(); }
@@ -116,9 +120,9 @@ class PatternIndex {
   // Fills the table with every pattern's pieces' seeds. False: a pattern position is not
   // exactly one base.
   bool add_pieces(const PatternSet& patterns, const std::array<std::uint8_t, 256>& base_of_byte);
-  // The seeds of a text that have entries, in text order (replacing what `seeds` held). False
-  // where the index cannot tell.
-  bool seeds_of(const std::uint8_t* codes, std::size_t n, UninitializedVector<Seed>& seeds) const;
+  // The seeds of a text that have entries, in text order, into s.seeds. False where the
+  // index cannot tell.
+  bool seeds_of(const std::uint8_t* codes, std::size_t n, SeedKeysFn seed_keys, Scratch& s) const;
   // The same for a text with codes that match several bases, each such code read as each of
   // them in turn.
   bool seeds_of_any(const std::uint8_t* codes, std::size_t n, UninitializedVector<Seed>& seeds) const;
@@ -145,8 +149,7 @@ class PatternIndex {
   static constexpr int kMaxAmbiguous = 2;
 
   std::array<std::uint8_t, 16> bases_of_class_{};  // [text class]: bit b, base b ("ACGT") matches
-  // [text class]: the one base it matches (0 where none), or kSeveral.
-  static constexpr std::uint8_t kSeveral = 0x80;
+  // [text class]: the one base it matches (0 where none), or kAmbiguousBase where several.
   std::array<std::uint8_t, 16> base_of_code_{};
   Scheme scheme_;
   bool screen_ = false;  // plausible() before occurs()
