@@ -271,8 +271,7 @@ RunSummary run(const RunOptions& options, RunObserver& observer) {
   // Built once, shared by every thread (--paired searches one pattern per record anyway).
   const std::shared_ptr<const PatternIndex> index =
       options.index != "never" && !options.paired
-          ? PatternIndex::build(patterns, search, options.index == "always", PatternIndex::Pieces::automatic,
-                                index_small_panels(options.shape.command, search))
+          ? PatternIndex::build(patterns, search, options.index == "always")
           : nullptr;
   RunStart start;
   start.patterns = patterns.size();

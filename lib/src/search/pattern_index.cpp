@@ -87,7 +87,7 @@ PatternIndex::Scheme PatternIndex::scheme_of(const PatternSet& patterns, int k, 
 }
 
 std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patterns, const SearchOptions& options,
-                                                        bool force, Pieces pieces, bool small_panels) {
+                                                        bool force, Pieces pieces) {
   const std::size_t npat = patterns.size();
   if (npat == 0 || npat >= (std::size_t{1} << (31 - kAtBits)) || options.overhang || options.k < 0 ||
       patterns.max_length() > 64)
@@ -119,11 +119,9 @@ std::shared_ptr<const PatternIndex> PatternIndex::build(const PatternSet& patter
   x.rc_ = strands == 2;
   x.scheme_ = scheme_of(patterns, options.k, strands, pieces);
   if (x.scheme_.parts == 0) return nullptr;
-  // Without force, a panel the pigeonhole filter of the lanes covers (unless small_panels),
-  // or one whose seeds are so unselective that checking the pieces found costs about what
-  // scanning every pair does, is not indexed.
-  if (!force && ((!small_panels && npat * strands <= SeedFilter::kMaxScans) || !pays(x.scheme_.found, npat * strands)))
-    return nullptr;
+  // Without force, a panel whose look-ups and candidates cost about what scanning every
+  // pair does is not indexed.
+  if (!force && !pays(x.scheme_.found, npat * strands)) return nullptr;
   x.q_ = x.scheme_.q;
   // A random text base matches a pattern position on one of 2k + 1 diagonals with
   // probability 1 - (3/4)^(2k + 1): the screen rules out most chance seeds only where the
@@ -204,7 +202,7 @@ bool PatternIndex::pays(double found, std::size_t scans) {
   // steps): a look-up, and for each piece found by chance (pieces / 4^q of them) its
   // cache misses and its check, which cost about kPerPiece steps (docs/performance.md,
   // "Pattern index": the constants are fitted there).
-  constexpr double kLookup = 32, kPerPiece = 1100;
+  constexpr double kLookup = 28, kPerPiece = 1100;
   return kLookup + found * kPerPiece < static_cast<double>(scans);
 }
 

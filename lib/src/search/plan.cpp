@@ -23,10 +23,6 @@ bool counts_as_scanned(Command command, const SearchOptions& options) {
   return command == Command::count && !options.n_filter_on() && !options.overhang;
 }
 
-bool index_small_panels(Command command, const SearchOptions& options) {
-  return first_end_decides(command, options) || counts_as_scanned(command, options);
-}
-
 std::string SearchPlan::describe() const {
   std::string line = std::string("search plan: ") + strategy_name(strategy);
   if (!index.empty()) line += " (" + index + ")";

@@ -103,12 +103,10 @@ TEST_CASE("pattern index: built only where it can answer exactly, and only where
   const PatternSet few({{"a", "ACGTACGTTGCAAGCT"}, {"b", "TTTTGGGGCCCCAAAA"}}, opt);
   CHECK(PatternIndex::build(few, opt) == nullptr);
   CHECK(PatternIndex::build(few, opt, true) != nullptr);
-  // A panel of 20 (40 pattern strands, which the lanes' seed filter covers) is indexed only
-  // with small_panels (the plan's index_small_panels); 2 patterns do not pay either way.
+  // A panel of 20 (40 pattern strands, which the lanes' seed filter would cover too) pays;
+  // 2 patterns do not.
   const PatternSet twenty(std::vector<Pattern>(many.begin(), many.begin() + 20), opt);
-  CHECK(PatternIndex::build(twenty, opt) == nullptr);
-  CHECK(PatternIndex::build(twenty, opt, false, PatternIndex::Pieces::automatic, true) != nullptr);
-  CHECK(PatternIndex::build(few, opt, false, PatternIndex::Pieces::automatic, true) == nullptr);
+  CHECK(PatternIndex::build(twenty, opt) != nullptr);
   // Pieces shorter than kMinSeed, a degenerate position, overhang, ascii: no index.
   const PatternSet short_pieces({{"a", "ACGTACGTTGC"}}, k3);
   CHECK(PatternIndex::build(short_pieces, k3, true) == nullptr);

@@ -224,11 +224,6 @@ TEST_CASE("plan: contains without the N filter lets the first end decide, and th
   CHECK_FALSE(first_end_decides(Command::hits, opt));
   CHECK(counts_as_scanned(Command::count, opt));
   CHECK_FALSE(counts_as_scanned(Command::count, iupac));
-  CHECK(index_small_panels(Command::contains, opt));
-  CHECK(index_small_panels(Command::count, opt));
-  CHECK_FALSE(index_small_panels(Command::hits, opt));
-  CHECK_FALSE(index_small_panels(Command::count, iupac));
-  CHECK_FALSE(index_small_panels(Command::contains, iupac));
 }
 
 TEST_CASE("plan: count counts ends as scanned only without the N filter and overhang") {

@@ -39,14 +39,11 @@ class PatternIndex {
 
   // Null where the index cannot answer exactly (alphabets other than dna and iupac,
   // overhang, patterns longer than 64 or with a position that is not exactly one of A, C,
-  // G, T, pieces shorter than kMinSeed) or, unless `force`, where it would not pay: panels
-  // of at most SeedFilter::kMaxScans scans unless `small_panels` (the plan's
-  // index_small_panels: otherwise the seed-filtered lanes search them faster), or panels
-  // whose seeds are so unselective that the candidates' scans would cost about what
-  // scanning every pair does (pays()).
+  // G, T, pieces shorter than kMinSeed) or, unless `force`, where it would not pay (pays():
+  // panels so small, or with seeds so unselective, that looking up a text's seeds and
+  // scanning the candidates would cost about what scanning every pair does).
   static std::shared_ptr<const PatternIndex> build(const PatternSet& patterns, const SearchOptions& options,
-                                                   bool force = false, Pieces pieces = Pieces::automatic,
-                                                   bool small_panels = false);
+                                                   bool force = false, Pieces pieces = Pieces::automatic);
 
   // One (pattern, strand) that may have an end with cost <= k in a text: its strand's codes
   // [range.begin, range.end) hold every such end (StrandRange).

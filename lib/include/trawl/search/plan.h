@@ -48,10 +48,5 @@ const char* strategy_name(Strategy s);
 bool first_end_decides(Command command, const SearchOptions& options);
 // SearchPlan::counted: count without the N filter and overhang.
 bool counts_as_scanned(Command command, const SearchOptions& options);
-// Whether a panel of at most SeedFilter::kMaxScans pattern strands goes through the pattern
-// index where that pays (PatternIndex::build): where the first end decides (the job lanes
-// cannot thin it with the seed filter then) or ends are counted as scanned, the index was
-// measured faster; elsewhere the seed-filtered lanes are (docs/performance.md).
-bool index_small_panels(Command command, const SearchOptions& options);
 
 }  // namespace trawl
