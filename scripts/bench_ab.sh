@@ -64,7 +64,7 @@ for ((r = 1; r <= reps; r++)); do
     sum=$(cat "$work/stdout" ${out:+"$out"} | md5sum)
     [[ -z $first_sum ]] && first_sum=$sum
     [[ $sum == "$first_sum" ]] || { echo "bench_ab: BAD: $b, round $r: output differs from the first run's" >&2; bad=1; }
-    read -r w u s < "$work/t"
+    read -r w u s _ < "$work/t"
     echo "$i $w $u $s" >> "$work/runs"
     [[ -n $csv ]] && echo "$b,$r,$w,$u,$s" >> "$csv"
   done
