@@ -27,7 +27,7 @@ namespace trawl {
 class PatternIndex {
  public:
   // Seeds are the first q bases of each piece, q = the shortest piece, at most kMaxSeed (a
-  // table of 4^q + 1 offsets) and at least kMinSeed (shorter ones pass nearly every text).
+  // presence bitmap of 4^q bits) and at least kMinSeed (shorter ones pass nearly every text).
   static constexpr unsigned kMaxSeed = 11;
   static_assert(kMaxSeed <= kMaxSeedKeyBases);
   static constexpr unsigned kMinSeed = 6;
