@@ -200,8 +200,8 @@ bool PatternIndex::add_pieces(const PatternSet& patterns, const std::array<std::
 bool PatternIndex::pays(double found, std::size_t scans) {
   // Per text position, in the time of a lane step (the lanes scan every pair: `scans`
   // steps): a look-up, and for each piece found by chance (pieces / 4^q of them) its
-  // cache misses and its check, which cost about kPerPiece steps (docs/performance.md,
-  // "Pattern index": the constants are fitted there).
+  // cache misses and its check, which cost about kPerPiece steps (docs/performance.md:
+  // fitted in "Pattern index", kLookup refit on 2026-12-08 for the kernel's look-up).
   constexpr double kLookup = 28, kPerPiece = 1100;
   return kLookup + found * kPerPiece < static_cast<double>(scans);
 }
